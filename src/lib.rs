@@ -1,0 +1,5 @@
+//! gin-rules: a Gin Rummy engine in which the rules are data.
+
+pub mod cards;
+pub mod hooks;
+pub mod ruleset;

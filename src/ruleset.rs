@@ -1,0 +1,230 @@
+//! The validated rules of one variant, as the engine reads them. Every rule value the engine uses
+//! comes from here (or from a hook); the YAML loader in `rules/` builds this value.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{Card, CardSet, Rank};
+
+pub type Seat = u8;
+
+/// How the ace sits in runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AceRank {
+    /// A-2-3 only.
+    Low,
+    /// Q-K-A only.
+    High,
+    /// A-2-3 and Q-K-A (and K-A-2 when runs wrap).
+    Both,
+}
+
+/// What melds are and what unmelded cards cost.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeldRules {
+    /// Smallest and largest set (cards of one rank).
+    pub set_min: u8,
+    pub set_max: u8,
+    /// Shortest run (consecutive cards of one suit).
+    pub run_min: u8,
+    pub ace: AceRank,
+    /// Runs may go round the corner (K-A-2). Only meaningful with `ace: both`.
+    pub wrap: bool,
+    /// Deadwood value of each rank, ace first.
+    pub values: [u8; 13],
+}
+
+impl MeldRules {
+    pub fn value(&self, card: Card) -> u32 {
+        u32::from(self.values[card.rank().index()])
+    }
+
+    pub fn value_of(&self, cards: CardSet) -> u32 {
+        cards.iter().map(|c| self.value(c)).sum()
+    }
+
+    pub fn standard() -> MeldRules {
+        MeldRules {
+            set_min: 3,
+            set_max: 4,
+            run_min: 3,
+            ace: AceRank::Low,
+            wrap: false,
+            values: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10],
+        }
+    }
+
+    /// The largest deadwood any hand of `n` cards can hold.
+    pub fn max_deadwood(&self, n: usize) -> u32 {
+        let mut v: Vec<u32> = Rank::ALL
+            .iter()
+            .flat_map(|r| std::iter::repeat_n(u32::from(self.values[r.index()]), 4))
+            .collect();
+        v.sort_unstable_by(|a, b| b.cmp(a));
+        v.iter().take(n).sum()
+    }
+}
+
+/// When the player whose draw left the stock at its reserve discards without going out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StockEnd {
+    /// The hand is dead: no score.
+    DeadHand,
+    /// The opponent may take that discard only to go out; otherwise the hand is dead.
+    LastDiscardToGoOut,
+    /// The discard pile but its top card is shuffled into a new stock; play goes on.
+    Reshuffle,
+}
+
+/// Who deals the next hand after a hand that was not dead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum NextDealer {
+    Loser,
+    Winner,
+    /// The other player of the hand.
+    Alternate,
+    /// The next seat round the table.
+    NextInTurn,
+}
+
+/// Points that end a match: a number, or `"single_hand"` for a match of one hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    Points(u32),
+    SingleHand,
+}
+
+impl Serialize for Target {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Target::Points(p) => s.serialize_u32(*p),
+            Target::SingleHand => s.serialize_str("single_hand"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Target {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Target, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Points(u32),
+            Word(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Points(p) => Ok(Target::Points(p)),
+            Raw::Word(w) if w == "single_hand" => Ok(Target::SingleHand),
+            Raw::Word(w) => Err(serde::de::Error::custom(format!(
+                "target {w:?} is neither a number of points nor \"single_hand\""
+            ))),
+        }
+    }
+}
+
+impl schemars::JsonSchema for Target {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Target".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Points that win the match, or \"single_hand\" for one hand only.",
+            "oneOf": [
+                {"type": "integer", "minimum": 1},
+                {"const": "single_hand"}
+            ]
+        })
+    }
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Points(p) => write!(f, "{p} points"),
+            Target::SingleHand => f.write_str("one hand"),
+        }
+    }
+}
+
+/// The match around the hands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchRules {
+    /// The targets a game may be played to.
+    pub targets: Vec<Target>,
+    pub default_target: Target,
+    /// Classic bonuses, awarded when a game ends (0 = none).
+    pub game_bonus: u32,
+    pub box_bonus: u32,
+    /// The winner's whole total is multiplied by this when the loser scored nothing (1 = none).
+    pub shutout_multiplier: u32,
+}
+
+/// Every rule of one variant. Built by the loader, read by the engine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ruleset {
+    pub id: String,
+    pub name: String,
+    pub summary: String,
+    /// Players at the table(s): 2, 3 or 4.
+    pub seats: u8,
+    /// Cards dealt to each player.
+    pub hand_size: u8,
+    pub melds: MeldRules,
+    /// The first-turn upcard offer (non-dealer, then dealer).
+    pub upcard_offer: bool,
+    /// The knock limit, or `None` when knocking is not allowed (a hook may change it per hand).
+    pub knock_limit: Option<u8>,
+    pub gin_bonus: u32,
+    /// `None`: going out with all eleven cards is not a separate outcome.
+    pub big_gin_bonus: Option<u32>,
+    pub undercut_bonus: u32,
+    /// An equal deadwood is an undercut.
+    pub tie_is_undercut: bool,
+    /// The defender may lay off after a knock.
+    pub lay_offs: bool,
+    /// The defender may lay off after gin too.
+    pub lay_off_after_gin: bool,
+    /// The card taken from the discard pile may be discarded in the same turn.
+    pub discard_taken_card: bool,
+    /// Stock cards that are never drawn.
+    pub stock_reserve: u8,
+    pub stock_end: StockEnd,
+    pub next_dealer: NextDealer,
+    #[serde(rename = "match")]
+    pub match_rules: MatchRules,
+}
+
+impl Ruleset {
+    /// Standard gin rummy as RULES.md sections 1-6 and 8 describe it.
+    pub fn standard() -> Ruleset {
+        Ruleset {
+            id: "standard".into(),
+            name: "Standard Gin Rummy".into(),
+            summary: "Knock with 10 or less, gin 25, big gin 31, undercut 25, first to 100.".into(),
+            seats: 2,
+            hand_size: 10,
+            melds: MeldRules::standard(),
+            upcard_offer: true,
+            knock_limit: Some(10),
+            gin_bonus: 25,
+            big_gin_bonus: Some(31),
+            undercut_bonus: 25,
+            tie_is_undercut: true,
+            lay_offs: true,
+            lay_off_after_gin: false,
+            discard_taken_card: false,
+            stock_reserve: 2,
+            stock_end: StockEnd::DeadHand,
+            next_dealer: NextDealer::Loser,
+            match_rules: MatchRules {
+                targets: vec![Target::SingleHand, Target::Points(100), Target::Points(250)],
+                default_target: Target::Points(100),
+                game_bonus: 0,
+                box_bonus: 0,
+                shutout_multiplier: 1,
+            },
+        }
+    }
+}
