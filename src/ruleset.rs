@@ -228,3 +228,23 @@ impl Ruleset {
         }
     }
 }
+
+/// Which ruleset a game is played under, carried in the game state so any server can resolve it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RulesetRef {
+    /// A ruleset id, or the id declared by an authored ruleset.
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    /// An authored ruleset sent with the request: its YAML and scripts travel with the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub authored: Option<AuthoredRuleset>,
+}
+
+/// A ruleset written by a variant author: one YAML file and the Rhai scripts it names.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct AuthoredRuleset {
+    pub yaml: String,
+    #[serde(default)]
+    pub scripts: std::collections::BTreeMap<String, String>,
+}
