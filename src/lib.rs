@@ -2,4 +2,5 @@
 
 pub mod cards;
 pub mod hooks;
+pub mod melds;
 pub mod ruleset;

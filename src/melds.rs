@@ -1,0 +1,678 @@
+//! Melds, the least deadwood of a hand, the discards after drawing, and lay-offs after a knock.
+//!
+//! Every answer is exact: the hand's candidate melds are enumerated as bitmasks and every packing
+//! of disjoint melds is visited (branch and bound where only the best value matters).
+
+use std::fmt;
+
+use crate::cards::{Card, CardSet};
+use crate::ruleset::{AceRank, MeldRules};
+
+/// One arrangement of a hand: disjoint melds and the cards left over.
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize)]
+pub struct Arrangement {
+    pub melds: Vec<CardSet>,
+    pub unmelded: CardSet,
+    pub deadwood: u32,
+}
+
+/// An 11-card hand after drawing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiscardAnalysis {
+    /// For every card of the hand (card order), the least deadwood of the ten cards left after discarding it.
+    pub after_discard: Vec<(Card, u32)>,
+    /// The least of those.
+    pub best: u32,
+    /// All eleven cards meld.
+    pub big_gin: bool,
+}
+
+/// One card the defender lays off; `onto` is an index into the knocker's melds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LayOff {
+    pub card: Card,
+    pub onto: usize,
+}
+
+/// What the defender does after a knock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayOffPlan {
+    /// In an order in which they can be laid off one by one.
+    pub lay_offs: Vec<LayOff>,
+    /// The knocker's melds after the lay-offs.
+    pub extended: Vec<CardSet>,
+    /// The defender's remaining cards, arranged with least deadwood.
+    pub own: Arrangement,
+}
+
+/// Why an arrangement or a lay-off is refused, in a player's words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MeldError {
+    #[error("{0} is not in your hand")]
+    NotInHand(Card),
+    #[error("{0} is in two melds")]
+    InTwoMelds(Card),
+    #[error("{0} is listed twice in one meld")]
+    ListedTwice(Card),
+    #[error("an empty list of cards is not a meld")]
+    EmptyMeld,
+    #[error("{} is not a meld", cards_text(.0))]
+    NotAMeld(Vec<Card>),
+    #[error("there is no meld {0} to lay off on")]
+    NoSuchMeld(usize),
+    #[error("{card} does not fit on meld {onto} ({})", cards_text(.meld))]
+    DoesNotFit {
+        card: Card,
+        onto: usize,
+        meld: Vec<Card>,
+    },
+    #[error("{0} does not fit on any meld")]
+    FitsNowhere(Card),
+    #[error("{0} fits more than one meld: say which with onto")]
+    FitsSeveral(Card),
+    #[error("{0} is laid off twice")]
+    LaidOffTwice(Card),
+}
+
+fn cards_text(cards: &[Card]) -> String {
+    struct Text<'a>(&'a [Card]);
+    impl fmt::Display for Text<'_> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            for (i, c) in self.0.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{c}")?;
+            }
+            Ok(())
+        }
+    }
+    Text(cards).to_string()
+}
+
+/// The four cards of rank 0, one per suit lane.
+const RANK_BITS: u64 = 0x0001_0001_0001_0001;
+const LANE: u32 = 0x1fff;
+
+/// How runs may run, from `ace` and `wrap`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Low,
+    High,
+    Both,
+    Wrap,
+}
+
+impl Shape {
+    fn of(rules: &MeldRules) -> Shape {
+        match (rules.ace, rules.wrap) {
+            (AceRank::Low, _) => Shape::Low,
+            (AceRank::High, _) => Shape::High,
+            (AceRank::Both, false) => Shape::Both,
+            (AceRank::Both, true) => Shape::Wrap,
+        }
+    }
+}
+
+fn is_contiguous(x: u32) -> bool {
+    if x == 0 {
+        return false;
+    }
+    let y = x >> x.trailing_zeros();
+    y & (y + 1) == 0
+}
+
+/// A suit lane with the ace moved above the king: bit 0 is the two, bit 12 the ace.
+fn ace_above_king(lane: u32) -> u32 {
+    (lane >> 1) | ((lane & 1) << 12)
+}
+
+/// Whether the cards of one suit (a 13-bit lane, ace at bit 0) are consecutive under `shape`.
+fn is_run_lane(shape: Shape, lane: u32) -> bool {
+    match shape {
+        Shape::Low => is_contiguous(lane),
+        Shape::High => is_contiguous(ace_above_king(lane)),
+        Shape::Both => is_contiguous(lane) || is_contiguous(ace_above_king(lane)),
+        Shape::Wrap => is_contiguous(lane) || is_contiguous(!lane & LANE),
+    }
+}
+
+fn count_at_least(rules_min: u32, lanes: [u32; 4]) -> u32 {
+    let [a, b, c, d] = lanes;
+    let s1 = a ^ b;
+    let c1 = a & b;
+    let s2 = s1 ^ c;
+    let t = c1 | (s1 & c);
+    let ones = s2 ^ d;
+    let c3 = s2 & d;
+    let twos = t ^ c3;
+    let fours = t & c3;
+    match rules_min {
+        0 | 1 => a | b | c | d,
+        2 => twos | fours,
+        3 => fours | (twos & ones),
+        4 => fours,
+        _ => 0,
+    }
+}
+
+fn lanes(hand: u64) -> [u32; 4] {
+    [0, 1, 2, 3].map(|s| (hand >> (16 * s)) as u32 & LANE)
+}
+
+pub fn is_meld(rules: &MeldRules, cards: CardSet) -> bool {
+    let bits = cards.0;
+    if bits == 0 || bits & !CardSet::FULL.0 != 0 {
+        return false;
+    }
+    let n = bits.count_ones();
+    let low = bits.trailing_zeros();
+    let (suit, rank) = (low / 16, low % 16);
+    if bits & !(RANK_BITS << rank) == 0
+        && n >= u32::from(rules.set_min)
+        && n <= u32::from(rules.set_max)
+    {
+        return true;
+    }
+    let lane = (bits >> (16 * suit)) as u32 & LANE;
+    bits == u64::from(lane) << (16 * suit)
+        && n >= u32::from(rules.run_min)
+        && is_run_lane(Shape::of(rules), lane)
+}
+
+/// The cards of a meld in play order (runs low to high, Q-K-A with the ace last, K-A-2 round the corner).
+pub fn meld_cards(rules: &MeldRules, meld: CardSet) -> Vec<Card> {
+    let bits = meld.0 & CardSet::FULL.0;
+    let Some(first) = CardSet(bits).first() else {
+        return Vec::new();
+    };
+    let suit = first.suit().index() as u32;
+    let lane = (bits >> (16 * suit)) as u32 & LANE;
+    if bits != u64::from(lane) << (16 * suit) || lane.count_ones() < 2 {
+        return CardSet(bits).to_vec();
+    }
+    let start = match Shape::of(rules) {
+        Shape::Low => 0,
+        Shape::High => 1,
+        Shape::Both | Shape::Wrap if is_contiguous(lane) => 0,
+        Shape::Both => 1,
+        Shape::Wrap => {
+            let gap = !lane & LANE;
+            (32 - gap.leading_zeros()) % 13
+        }
+    };
+    (0..13)
+        .map(|i| (start + i) % 13)
+        .filter(|r| lane & (1 << r) != 0)
+        .filter_map(|r| Card::from_bit(16 * suit + r))
+        .collect()
+}
+
+/// Candidate melds that fit on the stack; hands with more go to the heap.
+const STACK_MELDS: usize = 96;
+
+/// Fills `ms`/`vs` with every meld inside `hand` and its value, sorted by lowest card.
+/// `None` when they are too small.
+fn candidates(rules: &MeldRules, hand: u64, ms: &mut [u64], vs: &mut [u32]) -> Option<usize> {
+    let cap = ms.len().min(vs.len());
+    let mut n = 0;
+    let mut push = |m: u64, v: u32| {
+        if n == cap {
+            return None;
+        }
+        ms[n] = m;
+        vs[n] = v;
+        n += 1;
+        Some(())
+    };
+    let lanes = lanes(hand);
+
+    let set_lo = u32::from(rules.set_min).max(1);
+    let set_hi = u32::from(rules.set_max).min(4);
+    if set_lo <= set_hi {
+        let mut ranks = count_at_least(set_lo, lanes);
+        while ranks != 0 {
+            let r = ranks.trailing_zeros();
+            ranks &= ranks - 1;
+            let cards = hand & (RANK_BITS << r);
+            let v = u32::from(rules.values[r as usize]);
+            let mut sub = cards;
+            while sub != 0 {
+                let k = sub.count_ones();
+                if (set_lo..=set_hi).contains(&k) {
+                    push(sub, v * k)?;
+                }
+                sub = (sub - 1) & cards;
+            }
+        }
+    }
+
+    let run_lo = u32::from(rules.run_min).max(1);
+    if run_lo <= 13 {
+        let shape = Shape::of(rules);
+        for (s, &lane) in lanes.iter().enumerate() {
+            if lane.count_ones() < run_lo {
+                continue;
+            }
+            // Runs are windows of an extended lane: `e` lists the ranks in run order.
+            let (e, starts_mask) = match shape {
+                Shape::Low => (lane, LANE),
+                Shape::High => (ace_above_king(lane), LANE),
+                Shape::Both => (lane | ((lane & 1) << 13), 0x3fff),
+                Shape::Wrap => (lane | (lane << 13), LANE),
+            };
+            let mut starts = e;
+            for _ in 1..run_lo {
+                starts &= starts >> 1;
+            }
+            starts &= starts_mask;
+            while starts != 0 {
+                let p = starts.trailing_zeros();
+                starts &= starts - 1;
+                let longest = (!(e >> p)).trailing_zeros().min(13);
+                let mut v = 0;
+                for l in 1..=longest {
+                    let q = p + l - 1;
+                    let rank = match shape {
+                        Shape::Low => q,
+                        Shape::High => (q + 1) % 13,
+                        Shape::Both | Shape::Wrap => q % 13,
+                    };
+                    v += u32::from(rules.values[rank as usize]);
+                    // A whole suit is one meld however it is entered.
+                    if l < run_lo || (l == 13 && p != 0) {
+                        continue;
+                    }
+                    let w = ((1u32 << l) - 1) << p;
+                    let cards = match shape {
+                        Shape::Low => w,
+                        Shape::High => ((w << 1) | (w >> 12)) & LANE,
+                        Shape::Both | Shape::Wrap => (w | (w >> 13)) & LANE,
+                    };
+                    push(u64::from(cards) << (16 * s), v)?;
+                }
+            }
+        }
+    }
+
+    // Stable insertion sort by lowest card.
+    for i in 1..n {
+        let (m, v) = (ms[i], vs[i]);
+        let key = m & m.wrapping_neg();
+        let mut j = i;
+        while j > 0 && ms[j - 1] & ms[j - 1].wrapping_neg() > key {
+            ms[j] = ms[j - 1];
+            vs[j] = vs[j - 1];
+            j -= 1;
+        }
+        ms[j] = m;
+        vs[j] = v;
+    }
+    Some(n)
+}
+
+/// Runs `f` on the candidate melds of `hand` (sorted by lowest card, with their values).
+fn with_candidates<R>(rules: &MeldRules, hand: u64, f: impl FnOnce(&[u64], &[u32]) -> R) -> R {
+    let mut ms = [0u64; STACK_MELDS];
+    let mut vs = [0u32; STACK_MELDS];
+    if let Some(n) = candidates(rules, hand, &mut ms, &mut vs) {
+        return f(&ms[..n], &vs[..n]);
+    }
+    let mut cap = 4 * STACK_MELDS;
+    loop {
+        let mut ms = vec![0u64; cap];
+        let mut vs = vec![0u32; cap];
+        if let Some(n) = candidates(rules, hand, &mut ms, &mut vs) {
+            return f(&ms[..n], &vs[..n]);
+        }
+        cap *= 2;
+    }
+}
+
+/// The index of the first meld at or after `i` inside `avail`, and the end of the run of melds
+/// sharing its lowest card.
+fn next_group(ms: &[u64], mut i: usize, avail: u64) -> Option<(usize, usize, u64)> {
+    while i < ms.len() && ms[i] & !avail != 0 {
+        i += 1;
+    }
+    let low = ms.get(i).map(|m| m & m.wrapping_neg())?;
+    let mut end = i + 1;
+    while end < ms.len() && ms[end] & ms[end].wrapping_neg() == low {
+        end += 1;
+    }
+    Some((i, end, low))
+}
+
+/// The largest total value of disjoint melds among `ms[i..]` inside `avail`.
+fn max_melded(ms: &[u64], vs: &[u32], i: usize, avail: u64) -> u32 {
+    let Some((i, end, low)) = next_group(ms, i, avail) else {
+        return 0;
+    };
+    let mut best = max_melded(ms, vs, end, avail & !low);
+    for j in i..end {
+        if ms[j] & !avail == 0 {
+            best = best.max(vs[j] + max_melded(ms, vs, end, avail & !ms[j]));
+        }
+    }
+    best
+}
+
+/// Calls `leaf(cover, melded)` once for every packing of disjoint melds (the empty one too);
+/// `path` holds the indices of the packing's melds during the call.
+fn each_packing(
+    ms: &[u64],
+    vs: &[u32],
+    i: usize,
+    avail: u64,
+    cover: u64,
+    melded: u32,
+    path: &mut Vec<usize>,
+    leaf: &mut impl FnMut(u64, u32, &[usize]),
+) {
+    let Some((i, end, low)) = next_group(ms, i, avail) else {
+        leaf(cover, melded, path);
+        return;
+    };
+    each_packing(ms, vs, end, avail & !low, cover, melded, path, leaf);
+    for j in i..end {
+        if ms[j] & !avail == 0 {
+            path.push(j);
+            each_packing(
+                ms,
+                vs,
+                end,
+                avail & !ms[j],
+                cover | ms[j],
+                melded + vs[j],
+                path,
+                leaf,
+            );
+            path.pop();
+        }
+    }
+}
+
+/// The packing visit of `analyze_discards`, without the path.
+fn each_cover(
+    ms: &[u64],
+    vs: &[u32],
+    i: usize,
+    avail: u64,
+    cover: u64,
+    melded: u32,
+    leaf: &mut impl FnMut(u64, u32),
+) {
+    let Some((i, end, low)) = next_group(ms, i, avail) else {
+        leaf(cover, melded);
+        return;
+    };
+    each_cover(ms, vs, end, avail & !low, cover, melded, leaf);
+    for j in i..end {
+        if ms[j] & !avail == 0 {
+            each_cover(
+                ms,
+                vs,
+                end,
+                avail & !ms[j],
+                cover | ms[j],
+                melded + vs[j],
+                leaf,
+            );
+        }
+    }
+}
+
+/// Least deadwood of a hand of 0..=11 cards.
+pub fn least_deadwood(rules: &MeldRules, hand: CardSet) -> u32 {
+    let h = hand.0 & CardSet::FULL.0;
+    let total = rules.value_of(CardSet(h));
+    total - with_candidates(rules, h, |ms, vs| max_melded(ms, vs, 0, h))
+}
+
+/// One arrangement with the least deadwood (0..=11 cards). Deterministic.
+pub fn best_arrangement(rules: &MeldRules, hand: CardSet) -> Arrangement {
+    let h = hand.0 & CardSet::FULL.0;
+    let melds = with_candidates(rules, h, |ms, vs| {
+        let mut best: Option<(u32, Vec<usize>)> = None;
+        let mut path = Vec::new();
+        each_packing(ms, vs, 0, h, 0, 0, &mut path, &mut |_, melded, p| {
+            if best.as_ref().is_none_or(|(b, _)| melded > *b) {
+                best = Some((melded, p.to_vec()));
+            }
+        });
+        best.map(|(_, p)| p.iter().map(|&j| CardSet(ms[j])).collect::<Vec<_>>())
+            .unwrap_or_default()
+    });
+    let covered = melds.iter().fold(0, |acc, m| acc | m.0);
+    let unmelded = CardSet(h & !covered);
+    Arrangement {
+        melds,
+        unmelded,
+        deadwood: rules.value_of(unmelded),
+    }
+}
+
+pub fn analyze_discards(rules: &MeldRules, hand: CardSet) -> DiscardAnalysis {
+    let h = hand.0 & CardSet::FULL.0;
+    let total = rules.value_of(CardSet(h));
+    // The most value melded by a packing that leaves each card (by bit) out.
+    let mut kept = [0u32; 64];
+    let mut big_gin = false;
+    with_candidates(rules, h, |ms, vs| {
+        each_cover(ms, vs, 0, h, 0, 0, &mut |cover, melded| {
+            let mut out = h & !cover;
+            if out == 0 {
+                big_gin = true;
+            }
+            while out != 0 {
+                let b = out.trailing_zeros() as usize;
+                out &= out - 1;
+                kept[b] = kept[b].max(melded);
+            }
+        })
+    });
+    let after_discard: Vec<(Card, u32)> = CardSet(h)
+        .iter()
+        .map(|c| (c, total - rules.value(c) - kept[c.bit() as usize]))
+        .collect();
+    let best = after_discard.iter().map(|&(_, d)| d).min().unwrap_or(0);
+    DiscardAnalysis {
+        after_discard,
+        best,
+        big_gin: big_gin && h != 0,
+    }
+}
+
+/// A player-supplied arrangement: each meld must be a real meld, melds disjoint, all cards from `hand`;
+/// the hand's other cards are unmelded.
+pub fn check_arrangement(
+    rules: &MeldRules,
+    hand: CardSet,
+    melds: &[Vec<Card>],
+) -> Result<Arrangement, MeldError> {
+    let mut used = CardSet::EMPTY;
+    let mut sets = Vec::with_capacity(melds.len());
+    for meld in melds {
+        if meld.is_empty() {
+            return Err(MeldError::EmptyMeld);
+        }
+        let mut set = CardSet::EMPTY;
+        for &c in meld {
+            if !hand.contains(c) {
+                return Err(MeldError::NotInHand(c));
+            }
+            if used.contains(c) {
+                return Err(MeldError::InTwoMelds(c));
+            }
+            if !set.insert(c) {
+                return Err(MeldError::ListedTwice(c));
+            }
+        }
+        if !is_meld(rules, set) {
+            return Err(MeldError::NotAMeld(meld.clone()));
+        }
+        used = used.union(set);
+        sets.push(set);
+    }
+    let unmelded = hand.minus(used);
+    Ok(Arrangement {
+        melds: sets,
+        unmelded,
+        deadwood: rules.value_of(unmelded),
+    })
+}
+
+/// Every set of defender cards that can be laid off onto `meld`, one card at a time, each step a meld;
+/// with the order of the cards. The first is the empty lay-off.
+fn extensions(rules: &MeldRules, meld: u64, defender: u64) -> Vec<(u64, Vec<Card>)> {
+    let low = meld.trailing_zeros();
+    let (suit, rank) = (low / 16, low % 16);
+    let mates = (RANK_BITS << rank) | (u64::from(LANE) << (16 * suit));
+    let cands = defender & mates & !meld;
+    let mut found: Vec<(u64, Vec<Card>)> = vec![(0, Vec::new())];
+    let mut next = 0;
+    while next < found.len() {
+        let (added, order) = found[next].clone();
+        next += 1;
+        for c in CardSet(cands & !added) {
+            let grown = added | CardSet::single(c).0;
+            if found.iter().all(|(a, _)| *a != grown) && is_meld(rules, CardSet(meld | grown)) {
+                let mut o = order.clone();
+                o.push(c);
+                found.push((grown, o));
+            }
+        }
+    }
+    found
+}
+
+/// The lay-offs and own melds that leave the defender the least deadwood
+/// (ties: fewest lay-offs, then the first found).
+pub fn best_lay_off(rules: &MeldRules, knocker_melds: &[CardSet], defender: CardSet) -> LayOffPlan {
+    let d = defender.0 & CardSet::FULL.0;
+    let options: Vec<Vec<(u64, Vec<Card>)>> = knocker_melds
+        .iter()
+        .map(|m| extensions(rules, m.0, d))
+        .collect();
+    let mut choice = vec![0usize; options.len()];
+    let mut best: Option<((u32, u32), Vec<usize>)> = None;
+    search_lay_offs(rules, &options, d, 0, 0, &mut choice, &mut best);
+    let chosen = best
+        .map(|(_, c)| c)
+        .unwrap_or_else(|| vec![0; options.len()]);
+    let mut lay_offs = Vec::new();
+    let mut extended = Vec::with_capacity(knocker_melds.len());
+    let mut laid = 0u64;
+    for (onto, (opts, &k)) in options.iter().zip(&chosen).enumerate() {
+        let (added, order) = &opts[k];
+        laid |= added;
+        extended.push(CardSet(knocker_melds[onto].0 | added));
+        lay_offs.extend(order.iter().map(|&card| LayOff { card, onto }));
+    }
+    LayOffPlan {
+        lay_offs,
+        extended,
+        own: best_arrangement(rules, CardSet(d & !laid)),
+    }
+}
+
+fn search_lay_offs(
+    rules: &MeldRules,
+    options: &[Vec<(u64, Vec<Card>)>],
+    defender: u64,
+    i: usize,
+    used: u64,
+    choice: &mut Vec<usize>,
+    best: &mut Option<((u32, u32), Vec<usize>)>,
+) {
+    if i == options.len() {
+        let key = (
+            least_deadwood(rules, CardSet(defender & !used)),
+            used.count_ones(),
+        );
+        if best.as_ref().is_none_or(|(b, _)| key < *b) {
+            *best = Some((key, choice.clone()));
+        }
+        return;
+    }
+    for (k, (added, _)) in options[i].iter().enumerate() {
+        if added & used == 0 {
+            choice[i] = k;
+            search_lay_offs(rules, options, defender, i + 1, used | added, choice, best);
+        }
+    }
+    choice[i] = 0;
+}
+
+/// Applies the defender's lay-offs in the given order; `onto: None` is allowed when exactly one meld
+/// fits that card at that point. Then arranges the rest best.
+pub fn apply_lay_offs(
+    rules: &MeldRules,
+    knocker_melds: &[CardSet],
+    defender: CardSet,
+    lay_offs: &[(Card, Option<usize>)],
+) -> Result<LayOffPlan, MeldError> {
+    let mut extended = knocker_melds.to_vec();
+    let mut laid = CardSet::EMPTY;
+    let mut done = Vec::with_capacity(lay_offs.len());
+    for &(card, onto) in lay_offs {
+        if laid.contains(card) {
+            return Err(MeldError::LaidOffTwice(card));
+        }
+        if !defender.contains(card) {
+            return Err(MeldError::NotInHand(card));
+        }
+        let onto = match onto {
+            Some(i) => {
+                let meld = *extended.get(i).ok_or(MeldError::NoSuchMeld(i))?;
+                if !is_meld(rules, meld.with(card)) {
+                    return Err(MeldError::DoesNotFit {
+                        card,
+                        onto: i,
+                        meld: meld_cards(rules, meld),
+                    });
+                }
+                i
+            }
+            None => {
+                let mut fits = extended
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| is_meld(rules, m.with(card)))
+                    .map(|(i, _)| i);
+                match (fits.next(), fits.next()) {
+                    (Some(i), None) => i,
+                    (None, _) => return Err(MeldError::FitsNowhere(card)),
+                    (Some(_), Some(_)) => return Err(MeldError::FitsSeveral(card)),
+                }
+            }
+        };
+        extended[onto].insert(card);
+        laid.insert(card);
+        done.push(LayOff { card, onto });
+    }
+    Ok(LayOffPlan {
+        lay_offs: done,
+        extended,
+        own: best_arrangement(rules, defender.minus(laid)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::set;
+
+    fn std() -> MeldRules {
+        MeldRules::standard()
+    }
+
+    #[test]
+    fn trap_hand_knocks_at_ten() {
+        let hand = set("2S 4S 5S 6S 3C 4C 5C 6C 3D 6D 5H");
+        let a = analyze_discards(&std(), hand);
+        assert_eq!(a.best, 10);
+        let c: Card = "6D".parse().unwrap();
+        assert!(a.after_discard.contains(&(c, 10)));
+    }
+}
