@@ -1,0 +1,258 @@
+//! Dealing: the seeded shuffle, the cut for the first dealer, explicit decks, and a fresh table.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
+use crate::cards::{Card, CardSet};
+use crate::hooks::{DealInfo, HookError, Hooks};
+use crate::ruleset::{Ruleset, Seat};
+
+use super::error::DealError;
+use super::event::Event;
+use super::pile::Pile;
+use super::state::{Phase, State, Table};
+
+const CUT_STREAM: u64 = u64::MAX;
+
+/// The generator for one shuffle of a match: deal `deal`, table `table`, reshuffle `reshuffle`.
+fn rng(seed: u64, deal: u32, table: u8, reshuffle: u32) -> ChaCha20Rng {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    rng.set_stream((u64::from(deal) << 32) | (u64::from(table) << 24) | u64::from(reshuffle));
+    rng
+}
+
+pub(crate) fn shuffle(cards: &mut [Card], rng: &mut ChaCha20Rng) {
+    for i in (1..cards.len()).rev() {
+        let j = rng.random_range(0..=i);
+        cards.swap(i, j);
+    }
+}
+
+/// The deck for a deal, top card (dealt first) at index 0.
+pub fn shuffled_deck(seed: u64, deal: u32, table: u8) -> Vec<Card> {
+    let mut deck: Vec<Card> = Card::all().collect();
+    shuffle(&mut deck, &mut rng(seed, deal, table, 0));
+    deck
+}
+
+/// Shuffles the discard pile but its top card into a new stock beneath what is left of the stock.
+pub(crate) fn reshuffle(seed: u64, deal: u32, table_index: u8, table: &mut Table) -> u32 {
+    table.reshuffles += 1;
+    let Some(top) = table.discard.pop() else {
+        return 0;
+    };
+    let mut cards: Vec<Card> = table.discard.as_slice().to_vec();
+    shuffle(
+        &mut cards,
+        &mut rng(seed, deal, table_index, table.reshuffles),
+    );
+    let mut stock = Pile::new();
+    for &c in cards.iter().chain(table.stock.as_slice()) {
+        stock.push(c);
+    }
+    table.stock = stock;
+    table.discard = Pile::new();
+    table.discard.push(top);
+    cards.len() as u32
+}
+
+/// The first dealer by cutting: each seat turns a card, the lowest deals, ties cut again.
+pub fn cut_for_dealer(seed: u64, seats: u8) -> Seat {
+    let mut deck: Vec<Card> = Card::all().collect();
+    let mut r = ChaCha20Rng::seed_from_u64(seed);
+    r.set_stream(CUT_STREAM);
+    shuffle(&mut deck, &mut r);
+    let mut cutting: Vec<Seat> = (0..seats).collect();
+    let mut next = deck.iter();
+    while cutting.len() > 1 {
+        let cut: Vec<(Seat, usize)> = cutting
+            .iter()
+            .map(|&s| (s, next.next().map_or(0, |c| c.rank().index())))
+            .collect();
+        let low = cut.iter().map(|&(_, r)| r).min().unwrap_or(0);
+        let tied: Vec<Seat> = cut
+            .iter()
+            .filter(|&&(_, r)| r == low)
+            .map(|&(s, _)| s)
+            .collect();
+        if tied.len() == cutting.len() && next.len() < cutting.len() {
+            break;
+        }
+        cutting = tied;
+    }
+    cutting.first().copied().unwrap_or(0)
+}
+
+/// Which seats play at which table when `dealer` deals: `(table dealer, [first to act, dealer's role])`.
+pub fn seating(rules: &Ruleset, dealer: Seat) -> Vec<(Seat, [Seat; 2])> {
+    let n = rules.seats.max(2);
+    let next = |k: u8| (dealer + k) % n;
+    if n == 2 {
+        vec![(dealer, [next(1), dealer])]
+    } else {
+        // The dealer deals to the two seats after them and sits the hand out.
+        vec![(dealer, [next(1), next(2)])]
+    }
+}
+
+/// Checks an explicit deck: exactly the 52 cards, each once.
+pub fn check_deck(deck: &[Card]) -> Result<(), DealError> {
+    let mut seen = CardSet::EMPTY;
+    let mut twice = Vec::new();
+    for &c in deck {
+        if !seen.insert(c) {
+            twice.push(c.to_string());
+        }
+    }
+    let missing = CardSet::FULL.minus(seen);
+    let mut problems = Vec::new();
+    if deck.len() != 52 {
+        problems.push(format!("has {} cards, not 52", deck.len()));
+    }
+    if !twice.is_empty() {
+        problems.push(format!("lists {} twice", twice.join(" ")));
+    }
+    if !missing.is_empty() {
+        problems.push(format!("lacks {missing}"));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(DealError::InvalidDeck(problems.join("; ")))
+    }
+}
+
+/// Deals a table from `deck` (top first, in the API's deal order).
+pub(crate) fn deal_table(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    state: &State,
+    table_index: u8,
+    dealer: Seat,
+    seats: [Seat; 2],
+    deck: &[Card],
+) -> Result<(Table, Event), DealError> {
+    let n = usize::from(rules.hand_size);
+    if deck.len() < 2 * n + 1 {
+        return Err(DealError::Unsupported(format!(
+            "{n} cards each need a deck of more than {} cards",
+            2 * n
+        )));
+    }
+    let mut hands = [CardSet::EMPTY; 2];
+    for (i, &c) in deck.iter().take(2 * n).enumerate() {
+        hands[i % 2].insert(c);
+    }
+    let upcard = deck[2 * n];
+    let stock_cards: Vec<Card> = deck[2 * n + 1..].iter().rev().copied().collect();
+    let stock = Pile::from_bottom_up(&stock_cards).unwrap_or_default();
+    let mut discard = Pile::new();
+    discard.push(upcard);
+    let info = DealInfo {
+        upcard,
+        dealer,
+        hand_number: state.deal_number,
+        totals: &state.scores.totals,
+        knock_limit: rules.knock_limit,
+    };
+    let knock_limit = hooks.knock_limit(&info)?;
+    let multiplier = hooks.score_multiplier(&info)?;
+    if multiplier == 0 {
+        return Err(HookError {
+            hook: "score_multiplier".into(),
+            message: "returned 0; a multiplier is at least 1".into(),
+        }
+        .into());
+    }
+    let phase = if rules.upcard_offer {
+        Phase::UpcardOffer {
+            seat: seats[0],
+            passes: 0,
+        }
+    } else {
+        Phase::Draw {
+            seat: seats[0],
+            stock_only: false,
+        }
+    };
+    let event = Event::Dealt {
+        table: table_index,
+        deal: state.deal_number,
+        dealer,
+        seats,
+        upcard,
+        knock_limit,
+        multiplier,
+    };
+    let table = Table {
+        dealer,
+        seats,
+        hands,
+        taken: [CardSet::EMPTY; 2],
+        stock,
+        discard,
+        upcard,
+        knock_limit,
+        multiplier,
+        reshuffles: 0,
+        phase,
+    };
+    Ok((table, event))
+}
+
+/// Deals every table of the state's current deal; `decks` gives explicit decks (else shuffled).
+pub(crate) fn deal_all(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    state: &mut State,
+    dealer: Seat,
+    decks: &[Vec<Card>],
+) -> Result<Vec<Event>, DealError> {
+    let mut tables = Vec::new();
+    let mut events = Vec::new();
+    for (t, (table_dealer, seats)) in seating(rules, dealer).into_iter().enumerate() {
+        let t = t as u8;
+        let deck = match decks.get(usize::from(t)) {
+            Some(d) => d.clone(),
+            None => shuffled_deck(state.seed, state.deal_number, t),
+        };
+        let (table, event) = deal_table(rules, hooks, state, t, table_dealer, seats, &deck)?;
+        tables.push(table);
+        events.push(event);
+    }
+    state.tables = tables;
+    Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffles_are_reproducible_and_distinct() {
+        assert_eq!(shuffled_deck(7, 0, 0), shuffled_deck(7, 0, 0));
+        assert_ne!(shuffled_deck(7, 0, 0), shuffled_deck(7, 1, 0));
+        assert_ne!(shuffled_deck(7, 0, 0), shuffled_deck(8, 0, 0));
+        assert!(check_deck(&shuffled_deck(7, 3, 1)).is_ok());
+    }
+
+    #[test]
+    fn both_seats_get_to_deal_first() {
+        let dealers: std::collections::BTreeSet<Seat> =
+            (0..50).map(|s| cut_for_dealer(s, 2)).collect();
+        assert_eq!(dealers.len(), 2);
+    }
+
+    #[test]
+    fn bad_decks_are_explained() {
+        let mut deck: Vec<Card> = Card::all().collect();
+        deck[1] = deck[0];
+        let e = check_deck(&deck).unwrap_err().to_string();
+        assert!(
+            e.contains("lists AC twice") && e.contains("lacks 2C"),
+            "{e}"
+        );
+        let e = check_deck(&deck[..10]).unwrap_err().to_string();
+        assert!(e.contains("has 10 cards"), "{e}");
+    }
+}

@@ -1,0 +1,74 @@
+//! Starting a game.
+
+use crate::cards::Card;
+use crate::hooks::Hooks;
+use crate::ruleset::{Ruleset, RulesetRef, Seat, Target};
+
+use super::deal::{check_deck, cut_for_dealer, deal_all, seating};
+use super::error::DealError;
+use super::state::{STATE_VERSION, Scores, State};
+use super::step::Stepped;
+
+/// What a new game is dealt from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGame {
+    pub ruleset: RulesetRef,
+    pub seed: u64,
+    /// `None`: the ruleset's default target.
+    pub target: Option<Target>,
+    /// `None`: cut for the first dealer from the seed.
+    pub dealer: Option<Seat>,
+    /// Explicit decks for the first deal, one per table, top card first; empty: shuffle.
+    pub decks: Vec<Vec<Card>>,
+}
+
+impl NewGame {
+    pub fn seeded(ruleset: RulesetRef, seed: u64) -> NewGame {
+        NewGame {
+            ruleset,
+            seed,
+            target: None,
+            dealer: None,
+            decks: Vec::new(),
+        }
+    }
+}
+
+/// Deals the first hand of a new game.
+pub fn new_game(rules: &Ruleset, hooks: &dyn Hooks, game: NewGame) -> Result<Stepped, DealError> {
+    let seats = rules.seats;
+    let dealer = match game.dealer {
+        Some(d) if d >= seats => return Err(DealError::NoSuchSeat { seat: d, seats }),
+        Some(d) => d,
+        None => cut_for_dealer(game.seed, seats),
+    };
+    if !game.decks.is_empty() {
+        let tables = seating(rules, dealer).len();
+        if game.decks.len() != tables {
+            return Err(DealError::WrongDeckCount {
+                needed: tables,
+                given: game.decks.len(),
+            });
+        }
+        for deck in &game.decks {
+            check_deck(deck)?;
+        }
+    }
+    let n = usize::from(seats);
+    let mut state = State {
+        version: STATE_VERSION,
+        ruleset: game.ruleset,
+        seed: game.seed,
+        target: game.target.unwrap_or(rules.match_rules.default_target),
+        deal_number: 0,
+        scores: Scores {
+            totals: vec![0; n],
+            hands_won: vec![0; n],
+            bonuses: None,
+        },
+        tables: Vec::new(),
+        winners: None,
+    };
+    let events = deal_all(rules, hooks, &mut state, dealer, &game.decks)?;
+    Ok(Stepped { state, events })
+}

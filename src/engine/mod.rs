@@ -1,0 +1,28 @@
+//! The game as a pure state machine: `new_game`, `legal_actions`, `step`, `view`.
+//! Nothing here knows YAML, Rhai or HTTP: it reads a validated [`Ruleset`](crate::ruleset::Ruleset)
+//! and calls [`Hooks`](crate::hooks::Hooks).
+
+mod action;
+mod deal;
+mod error;
+mod event;
+mod game;
+mod legal;
+mod pile;
+mod score;
+mod state;
+mod step;
+mod validate;
+mod view;
+
+pub use action::{Action, ActionKind, LayOffCard, Source};
+pub use deal::{check_deck, cut_for_dealer, seating, shuffled_deck};
+pub use error::{DealError, IllegalAction, StepError};
+pub use event::Event;
+pub use game::{NewGame, new_game};
+pub use legal::legal_actions;
+pub use pile::Pile;
+pub use state::{Bonuses, HandResult, Knock, Outcome, Phase, STATE_VERSION, Scores, State, Table};
+pub use step::{Stepped, step};
+pub use validate::{InvalidState, validate};
+pub use view::{KnockView, PlayerView, SeatView, view, views};

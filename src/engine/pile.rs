@@ -1,0 +1,104 @@
+//! An ordered pile of cards (the stock, the discard pile) that copies without allocating.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::cards::{Card, CardSet};
+
+/// Cards in order, bottom first: the last card is the top.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Pile {
+    cards: [Card; 52],
+    len: u8,
+}
+
+impl Default for Pile {
+    fn default() -> Pile {
+        Pile::new()
+    }
+}
+
+impl Pile {
+    pub fn new() -> Pile {
+        Pile {
+            cards: [Card::new(crate::cards::Rank::Ace, crate::cards::Suit::Clubs); 52],
+            len: 0,
+        }
+    }
+
+    /// A pile from cards listed bottom first. `None` when there are more than 52.
+    pub fn from_bottom_up(cards: &[Card]) -> Option<Pile> {
+        let mut p = Pile::new();
+        for &c in cards {
+            if !p.push(c) {
+                return None;
+            }
+        }
+        Some(p)
+    }
+
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn top(&self) -> Option<Card> {
+        self.as_slice().last().copied()
+    }
+
+    pub fn push(&mut self, card: Card) -> bool {
+        let n = self.len();
+        match self.cards.get_mut(n) {
+            Some(slot) => {
+                *slot = card;
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn pop(&mut self) -> Option<Card> {
+        let top = self.top()?;
+        self.len -= 1;
+        Some(top)
+    }
+
+    /// Bottom first.
+    pub fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len()]
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [Card] {
+        let n = self.len();
+        &mut self.cards[..n]
+    }
+
+    pub fn to_set(&self) -> CardSet {
+        self.as_slice().iter().copied().collect()
+    }
+}
+
+impl fmt::Debug for Pile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl Serialize for Pile {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.as_slice())
+    }
+}
+
+impl<'de> Deserialize<'de> for Pile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Pile, D::Error> {
+        let cards = Vec::<Card>::deserialize(d)?;
+        Pile::from_bottom_up(&cards)
+            .ok_or_else(|| serde::de::Error::custom("a pile holds at most 52 cards"))
+    }
+}

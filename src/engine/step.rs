@@ -1,0 +1,468 @@
+//! `step`: one action applied to a state, as a pure function.
+
+use crate::cards::{Card, CardSet};
+use crate::hooks::Hooks;
+use crate::melds::{self, Arrangement, LayOff};
+use crate::ruleset::{Ruleset, Seat, StockEnd};
+
+use super::action::{Action, ActionKind, LayOffCard, Source};
+use super::deal;
+use super::error::{IllegalAction, StepError};
+use super::event::Event;
+use super::score;
+use super::state::{HandResult, Knock, Outcome, Phase, State, Table};
+
+/// The state after a step and what the step did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stepped {
+    pub state: State,
+    pub events: Vec<Event>,
+}
+
+/// Applies `action` to `state`. On error `state` is untouched and still playable.
+pub fn step(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    state: &State,
+    action: &Action,
+) -> Result<Stepped, StepError> {
+    if state.is_over() {
+        return Err(IllegalAction::MatchOver.into());
+    }
+    let seat = action.seat;
+    if usize::from(seat) >= state.seats() {
+        return Err(IllegalAction::NoSuchSeat(seat).into());
+    }
+    if let ActionKind::NextHand = action.kind {
+        if !state.is_between_hands() {
+            return Err(IllegalAction::HandNotOver.into());
+        }
+        return next_hand(rules, hooks, state);
+    }
+    if state.is_between_hands() {
+        return Err(IllegalAction::HandIsOver.into());
+    }
+    let Some(t) = state.table_of(seat) else {
+        return Err(IllegalAction::SittingOut(seat).into());
+    };
+    if state.tables[t].to_act() != Some(seat) {
+        return Err(IllegalAction::NotYourTurn {
+            seat,
+            waiting: state.to_act(),
+        }
+        .into());
+    }
+    let mut next = state.clone();
+    let mut events = Vec::with_capacity(3);
+    let table_index = t as u8;
+    let ctx = TableCtx {
+        rules,
+        seed: state.seed,
+        deal: state.deal_number,
+        table_index,
+    };
+    play(&ctx, &mut next.tables[t], seat, &action.kind, &mut events)?;
+    if next.is_between_hands() {
+        score::record_deal(rules, &mut next, &mut events);
+    }
+    Ok(Stepped {
+        state: next,
+        events,
+    })
+}
+
+fn next_hand(rules: &Ruleset, hooks: &dyn Hooks, state: &State) -> Result<Stepped, StepError> {
+    let dealer = score::next_dealer(rules, state);
+    let mut next = state.clone();
+    next.deal_number += 1;
+    let events = deal::deal_all(rules, hooks, &mut next, dealer, &[])?;
+    Ok(Stepped {
+        state: next,
+        events,
+    })
+}
+
+pub(crate) struct TableCtx<'a> {
+    pub rules: &'a Ruleset,
+    pub seed: u64,
+    pub deal: u32,
+    pub table_index: u8,
+}
+
+fn play(
+    ctx: &TableCtx,
+    table: &mut Table,
+    seat: Seat,
+    kind: &ActionKind,
+    events: &mut Vec<Event>,
+) -> Result<(), IllegalAction> {
+    let rules = ctx.rules;
+    let t = ctx.table_index;
+    let r = table.role(seat).ok_or(IllegalAction::SittingOut(seat))?;
+    let other = table.seats[1 - r];
+    match (table.phase.clone(), kind) {
+        (Phase::UpcardOffer { .. }, ActionKind::TakeUpcard) => {
+            let card = table.discard.pop().ok_or(IllegalAction::DiscardPileEmpty)?;
+            table.hands[r].insert(card);
+            table.taken[r].insert(card);
+            events.push(Event::TookUpcard {
+                table: t,
+                seat,
+                card,
+            });
+            table.phase = Phase::Discard {
+                seat,
+                taken: Some(card),
+                must_go_out: false,
+            };
+        }
+        (Phase::UpcardOffer { passes, .. }, ActionKind::Pass) => {
+            events.push(Event::Passed { table: t, seat });
+            table.phase = if passes == 0 {
+                Phase::UpcardOffer {
+                    seat: other,
+                    passes: 1,
+                }
+            } else {
+                Phase::Draw {
+                    seat: table.seats[0],
+                    stock_only: true,
+                }
+            };
+        }
+        (Phase::UpcardOffer { .. }, _) => return Err(IllegalAction::DecideOnUpcard),
+
+        (Phase::Draw { stock_only, .. }, ActionKind::Draw { from }) => {
+            let card = match from {
+                Source::Stock => {
+                    let reserve = usize::from(rules.stock_reserve);
+                    if table.stock.len() <= reserve && rules.stock_end == StockEnd::Reshuffle {
+                        let cards = deal::reshuffle(ctx.seed, ctx.deal, t, table);
+                        events.push(Event::Reshuffled { table: t, cards });
+                    }
+                    if table.stock.len() <= reserve {
+                        return Err(IllegalAction::StockExhausted(reserve));
+                    }
+                    table
+                        .stock
+                        .pop()
+                        .ok_or(IllegalAction::StockExhausted(reserve))?
+                }
+                Source::Discard => {
+                    if stock_only {
+                        return Err(IllegalAction::StockOnly);
+                    }
+                    let card = table.discard.pop().ok_or(IllegalAction::DiscardPileEmpty)?;
+                    table.taken[r].insert(card);
+                    card
+                }
+            };
+            table.hands[r].insert(card);
+            events.push(Event::Drew {
+                table: t,
+                seat,
+                from: *from,
+                card: Some(card),
+            });
+            table.phase = Phase::Discard {
+                seat,
+                taken: (*from == Source::Discard).then_some(card),
+                must_go_out: false,
+            };
+        }
+        (Phase::Draw { .. }, ActionKind::TakeUpcard) => {
+            return Err(IllegalAction::UpcardNotOffered);
+        }
+        (Phase::Draw { .. }, ActionKind::Pass) => return Err(IllegalAction::NothingToPass),
+        (Phase::Draw { .. }, ActionKind::LayOff { .. }) => return Err(IllegalAction::NoLayOff),
+        (Phase::Draw { .. }, _) => return Err(IllegalAction::MustDraw),
+
+        (
+            Phase::LastDiscard { .. },
+            ActionKind::Draw {
+                from: Source::Discard,
+            },
+        ) => {
+            let card = table.discard.top().ok_or(IllegalAction::DiscardPileEmpty)?;
+            if !can_go_out_with(rules, table.knock_limit, table.hands[r], card) {
+                return Err(IllegalAction::LastDiscardOnly);
+            }
+            table.discard.pop();
+            table.hands[r].insert(card);
+            table.taken[r].insert(card);
+            events.push(Event::Drew {
+                table: t,
+                seat,
+                from: Source::Discard,
+                card: Some(card),
+            });
+            table.phase = Phase::Discard {
+                seat,
+                taken: Some(card),
+                must_go_out: true,
+            };
+        }
+        (Phase::LastDiscard { .. }, ActionKind::Pass) => {
+            events.push(Event::Passed { table: t, seat });
+            end_dead(ctx, table, events);
+        }
+        (
+            Phase::LastDiscard { .. },
+            ActionKind::Draw {
+                from: Source::Stock,
+            },
+        ) => {
+            return Err(IllegalAction::StockExhausted(usize::from(
+                rules.stock_reserve,
+            )));
+        }
+        (Phase::LastDiscard { .. }, _) => return Err(IllegalAction::LastDiscardOnly),
+
+        (
+            Phase::Discard {
+                taken, must_go_out, ..
+            },
+            ActionKind::Discard { card },
+        ) => {
+            if must_go_out {
+                return Err(IllegalAction::MustGoOut);
+            }
+            check_discard(rules, table.hands[r], taken, *card)?;
+            table.hands[r].remove(*card);
+            table.taken[r].remove(*card);
+            table.discard.push(*card);
+            events.push(Event::Discarded {
+                table: t,
+                seat,
+                card: *card,
+            });
+            let at_reserve = table.stock.len() <= usize::from(rules.stock_reserve);
+            table.phase = match rules.stock_end {
+                StockEnd::DeadHand if at_reserve => {
+                    end_dead(ctx, table, events);
+                    return Ok(());
+                }
+                StockEnd::LastDiscardToGoOut if at_reserve => Phase::LastDiscard { seat: other },
+                _ => Phase::Draw {
+                    seat: other,
+                    stock_only: false,
+                },
+            };
+        }
+        (Phase::Discard { taken, .. }, ActionKind::Knock { discard, melds }) => {
+            let limit = table.knock_limit.ok_or(IllegalAction::NoKnocking)?;
+            check_discard(rules, table.hands[r], taken, *discard)?;
+            let kept = table.hands[r].without(*discard);
+            let arrangement = arrange(rules, kept, melds.as_deref())?;
+            if arrangement.deadwood > u32::from(limit) {
+                return Err(IllegalAction::OverKnockLimit {
+                    deadwood: arrangement.deadwood,
+                    limit,
+                });
+            }
+            let outcome = if arrangement.deadwood == 0 {
+                Outcome::Gin
+            } else {
+                Outcome::Knock
+            };
+            go_out(ctx, table, r, Some(*discard), arrangement, outcome, events);
+        }
+        (Phase::Discard { taken, .. }, ActionKind::Gin { discard, melds }) => match discard {
+            Some(discard) => {
+                check_discard(rules, table.hands[r], taken, *discard)?;
+                let kept = table.hands[r].without(*discard);
+                let arrangement = arrange(rules, kept, melds.as_deref())?;
+                if arrangement.deadwood > 0 {
+                    return Err(IllegalAction::NotGin(arrangement.deadwood));
+                }
+                go_out(
+                    ctx,
+                    table,
+                    r,
+                    Some(*discard),
+                    arrangement,
+                    Outcome::Gin,
+                    events,
+                );
+            }
+            None => {
+                if rules.big_gin_bonus.is_none() {
+                    return Err(IllegalAction::NoBigGin);
+                }
+                let arrangement = arrange(rules, table.hands[r], melds.as_deref())?;
+                if arrangement.deadwood > 0 {
+                    return Err(IllegalAction::NotBigGin);
+                }
+                go_out(ctx, table, r, None, arrangement, Outcome::BigGin, events);
+            }
+        },
+        (Phase::Discard { .. }, ActionKind::Draw { .. }) => return Err(IllegalAction::AlreadyDrew),
+        (Phase::Discard { .. }, ActionKind::TakeUpcard) => {
+            return Err(IllegalAction::UpcardNotOffered);
+        }
+        (Phase::Discard { .. }, ActionKind::Pass) => return Err(IllegalAction::NothingToPass),
+        (Phase::Discard { .. }, _) => return Err(IllegalAction::NoLayOff),
+
+        (Phase::LayOff { knock, .. }, ActionKind::LayOff { cards }) => {
+            let pairs: Vec<(Card, Option<usize>)> =
+                cards.iter().map(|c| (c.card, c.onto)).collect();
+            let plan = melds::apply_lay_offs(&rules.melds, &knock.melds, table.hands[r], &pairs)?;
+            events.push(Event::LaidOff {
+                table: t,
+                seat,
+                cards: plan.lay_offs.clone(),
+                melds: show(rules, &plan.own.melds),
+                deadwood: plan.own.deadwood,
+            });
+            let knocker_role = 1 - r;
+            let result = score::hand_result(
+                rules,
+                table,
+                t,
+                knocker_role,
+                &knock,
+                &plan.own,
+                plan.lay_offs,
+            );
+            end_hand(table, result, events);
+        }
+        (Phase::LayOff { .. }, _) => return Err(IllegalAction::MustLayOff),
+        (Phase::Over { .. }, _) => return Err(IllegalAction::HandIsOver),
+    }
+    Ok(())
+}
+
+/// The arrangement a player shows: theirs, checked, or the best one.
+fn arrange(
+    rules: &Ruleset,
+    cards: CardSet,
+    melds: Option<&[Vec<Card>]>,
+) -> Result<Arrangement, IllegalAction> {
+    match melds {
+        Some(m) => Ok(melds::check_arrangement(&rules.melds, cards, m)?),
+        None => Ok(melds::best_arrangement(&rules.melds, cards)),
+    }
+}
+
+fn check_discard(
+    rules: &Ruleset,
+    hand: CardSet,
+    taken: Option<Card>,
+    card: Card,
+) -> Result<(), IllegalAction> {
+    if !hand.contains(card) {
+        return Err(IllegalAction::NotInHand(card));
+    }
+    if taken == Some(card) && !rules.discard_taken_card {
+        return Err(IllegalAction::TakenCard(card));
+    }
+    Ok(())
+}
+
+/// Whether a player holding `hand` could take `card` and go out at once.
+pub(crate) fn can_go_out_with(
+    rules: &Ruleset,
+    knock_limit: Option<u8>,
+    hand: CardSet,
+    card: Card,
+) -> bool {
+    let eleven = hand.with(card);
+    let analysis = melds::analyze_discards(&rules.melds, eleven);
+    if analysis.big_gin && rules.big_gin_bonus.is_some() {
+        return true;
+    }
+    let limit = knock_limit.map_or(0, u32::from);
+    analysis
+        .after_discard
+        .iter()
+        .any(|&(c, dw)| (c != card || rules.discard_taken_card) && dw <= limit)
+}
+
+pub(crate) fn show(rules: &Ruleset, melds: &[CardSet]) -> Vec<Vec<Card>> {
+    melds
+        .iter()
+        .map(|&m| melds::meld_cards(&rules.melds, m))
+        .collect()
+}
+
+fn go_out(
+    ctx: &TableCtx,
+    table: &mut Table,
+    r: usize,
+    discard: Option<Card>,
+    arrangement: Arrangement,
+    outcome: Outcome,
+    events: &mut Vec<Event>,
+) {
+    let rules = ctx.rules;
+    let t = ctx.table_index;
+    let seat = table.seats[r];
+    if let Some(card) = discard {
+        table.hands[r].remove(card);
+        table.taken[r].remove(card);
+        table.discard.push(card);
+    }
+    let shown = show(rules, &arrangement.melds);
+    events.push(match (outcome, discard) {
+        (Outcome::Knock, Some(discard)) => Event::Knocked {
+            table: t,
+            seat,
+            discard,
+            melds: shown,
+            deadwood: arrangement.deadwood,
+        },
+        _ => Event::WentGin {
+            table: t,
+            seat,
+            discard,
+            melds: shown,
+            big_gin: outcome == Outcome::BigGin,
+        },
+    });
+    let knock = Knock {
+        knocker: seat,
+        melds: arrangement.melds,
+        deadwood: arrangement.deadwood,
+        outcome,
+    };
+    let lays_off = rules.lay_offs && (outcome == Outcome::Knock || rules.lay_off_after_gin);
+    if lays_off {
+        table.phase = Phase::LayOff {
+            seat: table.seats[1 - r],
+            knock,
+        };
+    } else {
+        let own = melds::best_arrangement(&rules.melds, table.hands[1 - r]);
+        let result = score::hand_result(rules, table, t, r, &knock, &own, Vec::new());
+        end_hand(table, result, events);
+    }
+}
+
+fn end_dead(ctx: &TableCtx, table: &mut Table, events: &mut Vec<Event>) {
+    let result = score::dead_result(ctx.rules, ctx.table_index);
+    end_hand(table, result, events);
+}
+
+fn end_hand(table: &mut Table, result: HandResult, events: &mut Vec<Event>) {
+    events.push(Event::HandOver(result.clone()));
+    table.phase = Phase::Over {
+        result: Box::new(result),
+    };
+}
+
+/// The lay-off the defender is offered as the best one.
+pub(crate) fn best_lay_off_action(rules: &Ruleset, table: &Table, knock: &Knock) -> Vec<LayOff> {
+    let Some(r) = table.role(knock.knocker).map(|k| 1 - k) else {
+        return Vec::new();
+    };
+    melds::best_lay_off(&rules.melds, &knock.melds, table.hands[r]).lay_offs
+}
+
+impl From<LayOff> for LayOffCard {
+    fn from(l: LayOff) -> LayOffCard {
+        LayOffCard {
+            card: l.card,
+            onto: Some(l.onto),
+        }
+    }
+}

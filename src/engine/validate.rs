@@ -1,0 +1,223 @@
+//! Checking a state that arrives from outside before anything is done with it.
+
+use crate::cards::CardSet;
+use crate::melds;
+use crate::ruleset::Ruleset;
+
+use super::deal::seating;
+use super::state::{Outcome, Phase, STATE_VERSION, State, Table};
+
+/// A state that cannot be played, with every problem found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the game state is not valid: {}", .problems.join("; "))]
+pub struct InvalidState {
+    pub problems: Vec<String>,
+}
+
+/// Checks everything a state must satisfy under `rules`, listing every problem.
+pub fn validate(rules: &Ruleset, state: &State) -> Result<(), InvalidState> {
+    let mut p = Vec::new();
+    if state.version != STATE_VERSION {
+        p.push(format!(
+            "format version {} is not the supported version {STATE_VERSION}",
+            state.version
+        ));
+    }
+    let seats = usize::from(rules.seats);
+    if state.scores.totals.len() != seats {
+        p.push(format!(
+            "scores list {} seats, the ruleset has {seats}",
+            state.scores.totals.len()
+        ));
+    }
+    if state.scores.hands_won.len() != seats {
+        p.push(format!(
+            "hands won list {} seats, the ruleset has {seats}",
+            state.scores.hands_won.len()
+        ));
+    }
+    if let Some(w) = &state.winners
+        && w.iter().any(|&s| usize::from(s) >= seats)
+    {
+        p.push("a winner is not a seat of this game".into());
+    }
+    let expected_tables = state
+        .tables
+        .first()
+        .map(|t| seating(rules, t.dealer).len())
+        .unwrap_or(1);
+    if state.tables.len() != expected_tables {
+        p.push(format!(
+            "{} tables in play, the ruleset plays {expected_tables}",
+            state.tables.len()
+        ));
+    }
+    for (i, table) in state.tables.iter().enumerate() {
+        check_table(rules, table, i, state.tables.len() > 1, &mut p);
+    }
+    if p.is_empty() {
+        Ok(())
+    } else {
+        Err(InvalidState { problems: p })
+    }
+}
+
+fn check_table(rules: &Ruleset, t: &Table, index: usize, name_it: bool, p: &mut Vec<String>) {
+    let at = if name_it {
+        format!("table {index}: ")
+    } else {
+        String::new()
+    };
+    let seats = rules.seats;
+    if t.dealer >= seats || t.seats.iter().any(|&s| s >= seats) || t.seats[0] == t.seats[1] {
+        p.push(format!(
+            "{at}seats {:?} (dealer {}) are not seats of this game",
+            t.seats, t.dealer
+        ));
+        return;
+    }
+    let expected = seating(rules, t.dealer);
+    if !expected.iter().any(|&(d, s)| d == t.dealer && s == t.seats) {
+        p.push(format!(
+            "{at}seats {:?} do not play when seat {} deals",
+            t.seats, t.dealer
+        ));
+    }
+
+    let parts = [
+        ("the first player's hand", t.hands[0]),
+        ("the second player's hand", t.hands[1]),
+        ("the stock", t.stock.to_set()),
+        ("the discard pile", t.discard.to_set()),
+    ];
+    let mut seen = CardSet::EMPTY;
+    let mut doubled = CardSet::EMPTY;
+    for (_, cards) in parts {
+        doubled = doubled.union(seen.intersect(cards));
+        seen = seen.union(cards);
+    }
+    let listed =
+        t.hands[0].len() as usize + t.hands[1].len() as usize + t.stock.len() + t.discard.len();
+    for pile in [t.stock.as_slice(), t.discard.as_slice()] {
+        let mut s = CardSet::EMPTY;
+        for &c in pile {
+            if !s.insert(c) {
+                doubled.insert(c);
+            }
+        }
+    }
+    if !doubled.is_empty() {
+        p.push(format!("{at}cards appear twice: {doubled}"));
+    }
+    let missing = CardSet::FULL.minus(seen);
+    if !missing.is_empty() {
+        p.push(format!("{at}cards are missing: {missing}"));
+    }
+    if doubled.is_empty() && missing.is_empty() && listed != 52 {
+        p.push(format!("{at}{listed} cards in play, not 52"));
+    }
+    for r in 0..2 {
+        if !t.taken[r].is_subset(t.hands[r]) {
+            p.push(format!(
+                "{at}seat {} is said to hold {} taken from the discard pile but does not",
+                t.seats[r],
+                t.taken[r].minus(t.hands[r])
+            ));
+        }
+    }
+    if t.multiplier == 0 {
+        p.push(format!("{at}the score multiplier is 0"));
+    }
+    if let Some(limit) = t.knock_limit
+        && u32::from(limit) > rules.melds.max_deadwood(usize::from(rules.hand_size))
+    {
+        p.push(format!(
+            "{at}knock limit {limit} is more than any hand's deadwood"
+        ));
+    }
+
+    let n = rules.hand_size as u32;
+    let sizes = [t.hands[0].len(), t.hands[1].len()];
+    let role_of = |seat| t.role(seat);
+    let expect_sizes = |p: &mut Vec<String>, want: [u32; 2], phase: &str| {
+        if sizes != want {
+            p.push(format!(
+                "{at}in the {phase} phase the hands should hold {} and {} cards, not {} and {}",
+                want[0], want[1], sizes[0], sizes[1]
+            ));
+        }
+    };
+    match &t.phase {
+        Phase::UpcardOffer { seat, passes } => {
+            match role_of(*seat) {
+                Some(r) if r == usize::from(*passes) && *passes < 2 => {}
+                _ => p.push(format!("{at}seat {seat} cannot be offered the upcard now")),
+            }
+            expect_sizes(p, [n, n], "upcard offer");
+            if t.discard.len() != 1 {
+                p.push(format!(
+                    "{at}the upcard offer needs exactly one card on the discard pile"
+                ));
+            }
+        }
+        Phase::Draw { seat, .. } | Phase::LastDiscard { seat } => {
+            if role_of(*seat).is_none() {
+                p.push(format!("{at}seat {seat} is not at this table"));
+            }
+            expect_sizes(p, [n, n], "draw");
+        }
+        Phase::Discard { seat, taken, .. } => match role_of(*seat) {
+            Some(r) => {
+                let mut want = [n, n];
+                want[r] += 1;
+                expect_sizes(p, want, "discard");
+                if let Some(c) = taken
+                    && !t.taken[r].contains(*c)
+                {
+                    p.push(format!(
+                        "{at}{c} is said to be just taken but seat {seat} does not hold it"
+                    ));
+                }
+            }
+            None => p.push(format!("{at}seat {seat} is not at this table")),
+        },
+        Phase::LayOff { seat, knock } => match (role_of(*seat), role_of(knock.knocker)) {
+            (Some(d), Some(k)) if d != k => {
+                let melded = knock.melds.iter().fold(CardSet::EMPTY, |a, &m| a.union(m));
+                if !melded.is_subset(t.hands[k])
+                    || knock
+                        .melds
+                        .iter()
+                        .any(|&m| !melds::is_meld(&rules.melds, m))
+                {
+                    p.push(format!(
+                        "{at}the knocker's melds are not melds from the knocker's hand"
+                    ));
+                }
+                let kd = rules.melds.value_of(t.hands[k].minus(melded));
+                if kd != knock.deadwood {
+                    p.push(format!(
+                        "{at}the knocker's deadwood is {kd}, not {}",
+                        knock.deadwood
+                    ));
+                }
+                let big = knock.outcome == Outcome::BigGin;
+                let mut want = [n, n];
+                if big {
+                    want[k] += 1;
+                }
+                expect_sizes(p, want, "lay-off");
+            }
+            _ => p.push(format!(
+                "{at}the lay-off phase names seats that are not at this table"
+            )),
+        },
+        Phase::Over { result } => {
+            if result.points.len() != usize::from(seats) {
+                p.push(format!(
+                    "{at}the hand result lists the wrong number of seats"
+                ));
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! What one seat may see: never the stock order, never an opponent's unseen cards.
+
+use serde::Serialize;
+
+use crate::cards::Card;
+use crate::melds;
+use crate::ruleset::{Ruleset, Seat};
+
+use super::action::Action;
+use super::legal::legal_actions;
+use super::state::{HandResult, Phase, Scores, State, Table};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeatView {
+    pub seat: Seat,
+    /// The seat is not dealt a hand this deal (the three-player dealer); it sees what a spectator sees.
+    pub sitting_out: bool,
+    /// The table this seat plays at, or watches.
+    pub table: u8,
+    pub dealer: Seat,
+    /// The phase of this seat's table: upcard_offer, draw, discard, last_discard, lay_off, over.
+    pub phase: &'static str,
+    /// Seats that may act now (anywhere in the game).
+    pub to_act: Vec<Seat>,
+    pub your_turn: bool,
+    pub hand: Vec<Card>,
+    /// Least deadwood of this seat's hand as it stands.
+    pub deadwood: Option<u32>,
+    pub upcard: Card,
+    pub discard_top: Option<Card>,
+    /// The whole discard pile, bottom first (it is public).
+    pub discard_pile: Vec<Card>,
+    pub stock_count: usize,
+    pub knock_limit: Option<u8>,
+    pub multiplier: u32,
+    pub players: Vec<PlayerView>,
+    /// The knocker's melds while the defender lays off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub knock: Option<KnockView>,
+    /// The result once the hand is over: both hands' melds and deadwood are shown then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<HandResult>,
+    pub scores: Scores,
+    /// What this seat may do now.
+    pub legal_actions: Vec<Action>,
+}
+
+/// Another player at the table, as this seat sees them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayerView {
+    pub seat: Seat,
+    pub hand_size: u32,
+    /// Cards this player took from the discard pile and still holds.
+    pub known_cards: Vec<Card>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KnockView {
+    pub knocker: Seat,
+    pub melds: Vec<Vec<Card>>,
+    pub deadwood: u32,
+}
+
+fn phase_name(phase: &Phase) -> &'static str {
+    match phase {
+        Phase::UpcardOffer { .. } => "upcard_offer",
+        Phase::Draw { .. } => "draw",
+        Phase::Discard { .. } => "discard",
+        Phase::LastDiscard { .. } => "last_discard",
+        Phase::LayOff { .. } => "lay_off",
+        Phase::Over { .. } => "over",
+    }
+}
+
+/// The view of `seat`, or `None` when the game has no such seat.
+pub fn view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
+    if usize::from(seat) >= state.seats() {
+        return None;
+    }
+    let t = state.table_of(seat).or_else(|| {
+        state
+            .tables
+            .iter()
+            .position(|t| t.dealer == seat)
+            .or(Some(0))
+    })?;
+    let table: &Table = state.tables.get(t)?;
+    let role = table.role(seat);
+    let hand = role.map(|r| table.hands[r]).unwrap_or_default();
+    let knock = match &table.phase {
+        Phase::LayOff { knock, .. } => Some(KnockView {
+            knocker: knock.knocker,
+            melds: knock
+                .melds
+                .iter()
+                .map(|&m| melds::meld_cards(&rules.melds, m))
+                .collect(),
+            deadwood: knock.deadwood,
+        }),
+        _ => None,
+    };
+    let result = match &table.phase {
+        Phase::Over { result } => Some(result.as_ref().clone()),
+        _ => None,
+    };
+    let to_act = state.to_act();
+    Some(SeatView {
+        seat,
+        sitting_out: role.is_none(),
+        table: t as u8,
+        dealer: table.dealer,
+        phase: phase_name(&table.phase),
+        your_turn: to_act.contains(&seat),
+        to_act,
+        hand: hand.to_vec(),
+        deadwood: role.map(|_| melds::least_deadwood(&rules.melds, hand)),
+        upcard: table.upcard,
+        discard_top: table.discard.top(),
+        discard_pile: table.discard.as_slice().to_vec(),
+        stock_count: table.stock.len(),
+        knock_limit: table.knock_limit,
+        multiplier: table.multiplier,
+        players: (0..2)
+            .filter(|&r| Some(r) != role)
+            .map(|r| PlayerView {
+                seat: table.seats[r],
+                hand_size: table.hands[r].len(),
+                known_cards: table.taken[r].to_vec(),
+            })
+            .collect(),
+        knock,
+        result,
+        scores: state.scores.clone(),
+        legal_actions: legal_actions(rules, state)
+            .into_iter()
+            .filter(|a| a.seat == seat)
+            .collect(),
+    })
+}
+
+/// One view per seat.
+pub fn views(rules: &Ruleset, state: &State) -> Vec<SeatView> {
+    (0..state.seats() as Seat)
+        .filter_map(|s| view(rules, state, s))
+        .collect()
+}
