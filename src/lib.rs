@@ -1,6 +1,8 @@
 //! gin-rules: a Gin Rummy engine in which the rules are data.
 
+pub mod bot;
 pub mod cards;
+pub mod cli;
 pub mod engine;
 pub mod hooks;
 pub mod melds;

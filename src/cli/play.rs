@@ -1,0 +1,193 @@
+//! `gin-rules play`: hands or whole matches between bots, with the outcome mix.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+use crate::bot;
+use crate::engine::{Event, NewGame, Outcome, State, new_game, step};
+use crate::hooks::{Hooks, NoHooks};
+use crate::ruleset::{Ruleset, RulesetRef, Target};
+
+#[derive(Args, Clone, Debug, Default)]
+pub struct PlayArgs {
+    /// Seed of the first game; game i is played with seed + i.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Hands to play (each a one-hand game), or matches with --target.
+    #[arg(long, default_value_t = 1000)]
+    pub hands: u64,
+    /// Play whole matches to this many points (or "single_hand").
+    #[arg(long, value_parser = parse_target)]
+    pub target: Option<Target>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_target(s: &str) -> Result<Target, String> {
+    if s == "single_hand" || s == "1" {
+        return Ok(Target::SingleHand);
+    }
+    s.parse::<u32>()
+        .map(Target::Points)
+        .map_err(|_| format!("{s:?} is not a number of points or \"single_hand\""))
+}
+
+/// Counts over many games.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Summary {
+    pub games: u64,
+    pub hands: u64,
+    pub gin: u64,
+    pub big_gin: u64,
+    pub knock: u64,
+    pub undercut: u64,
+    pub dead: u64,
+    /// Points scored per hand, over all hands.
+    pub mean_points: f64,
+    /// Matches each seat won (matches only).
+    pub wins: Vec<u64>,
+    /// Matches that ended without a winner (a dead one-hand game).
+    pub draws: u64,
+    pub steps: u64,
+}
+
+/// Plays `games` games between bots; `target` None plays one hand each.
+pub fn simulate(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    reference: &RulesetRef,
+    seed: u64,
+    games: u64,
+    target: Option<Target>,
+    mut progress: impl FnMut(u64),
+) -> anyhow::Result<Summary> {
+    let mut s = Summary {
+        wins: vec![0; usize::from(rules.seats)],
+        ..Summary::default()
+    };
+    let mut points: i64 = 0;
+    for g in 0..games {
+        let mut game = NewGame::seeded(reference.clone(), seed.wrapping_add(g));
+        game.target = Some(target.unwrap_or(Target::SingleHand));
+        let dealt = new_game(rules, hooks, game)?;
+        let mut state: State = dealt.state;
+        loop {
+            let Some(&seat) = state.to_act().first() else {
+                break;
+            };
+            let Some(action) = bot::choose(rules, &state, seat) else {
+                anyhow::bail!("seat {seat} is to act but has no legal action");
+            };
+            let next = step(rules, hooks, &state, &action)?;
+            s.steps += 1;
+            for e in &next.events {
+                match e {
+                    Event::HandOver(r) => {
+                        s.hands += 1;
+                        points += r.points.iter().sum::<i64>();
+                        match r.outcome {
+                            Outcome::Gin => s.gin += 1,
+                            Outcome::BigGin => s.big_gin += 1,
+                            Outcome::Knock => s.knock += 1,
+                            Outcome::Undercut => s.undercut += 1,
+                            Outcome::Dead => s.dead += 1,
+                        }
+                    }
+                    Event::MatchOver { winners, .. } => match winners[..] {
+                        [w] => s.wins[usize::from(w)] += 1,
+                        _ => s.draws += 1,
+                    },
+                    _ => {}
+                }
+            }
+            state = next.state;
+        }
+        s.games += 1;
+        progress(g + 1);
+    }
+    s.mean_points = if s.hands == 0 {
+        0.0
+    } else {
+        points as f64 / s.hands as f64
+    };
+    Ok(s)
+}
+
+pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    let rules = Ruleset::standard();
+    let reference = RulesetRef {
+        id: rules.id.clone(),
+        options: Vec::new(),
+        authored: None,
+    };
+    let bar = if args.hands >= 10_000 {
+        let bar = ProgressBar::new(args.hands);
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let started = std::time::Instant::now();
+    let summary = simulate(
+        &rules,
+        &NoHooks,
+        &reference,
+        args.seed,
+        args.hands,
+        args.target,
+        |n| {
+            if n % 1000 == 0 {
+                bar.set_position(n);
+            }
+        },
+    )?;
+    bar.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut out, &summary)?;
+        writeln!(out)?;
+    } else {
+        let pct = |n: u64| 100.0 * n as f64 / summary.hands.max(1) as f64;
+        writeln!(
+            out,
+            "ruleset {}: {} games, {} hands",
+            rules.id, summary.games, summary.hands
+        )?;
+        for (name, n) in [
+            ("gin", summary.gin),
+            ("big gin", summary.big_gin),
+            ("knock", summary.knock),
+            ("undercut", summary.undercut),
+            ("dead", summary.dead),
+        ] {
+            writeln!(out, "  {name:<9} {n:>9}  {:5.1}%", pct(n))?;
+        }
+        writeln!(out, "  mean points per hand {:.2}", summary.mean_points)?;
+        if args.target.is_some() {
+            let wins: Vec<String> = summary.wins.iter().map(u64::to_string).collect();
+            writeln!(
+                out,
+                "  match wins by seat {}, draws {}",
+                wins.join(" / "),
+                summary.draws
+            )?;
+        }
+        writeln!(
+            out,
+            "  {:.2} s, {:.0} hands/s",
+            secs,
+            summary.hands as f64 / secs.max(1e-9)
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
