@@ -1,8 +1,8 @@
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 
-use gin_rules::cli;
+use gin_rules::{api, cli};
 
 /// gin-rules: Gin Rummy and its variants, with the rules as data.
 #[derive(Parser)]
@@ -16,16 +16,19 @@ struct Cli {
 enum Command {
     /// Simulate hands or matches with the built-in bot on every seat.
     Play(cli::play::PlayArgs),
+    /// Serve the HTTP API (the default when no command is given).
+    Serve(api::server::ServeArgs),
+    /// Print the OpenAPI document of the HTTP API.
+    Openapi,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Play(args)) => cli::play::run(&args),
-        None => Cli::command()
-            .print_help()
-            .map(|_| ExitCode::SUCCESS)
-            .map_err(Into::into),
+        Some(Command::Serve(args)) => api::server::run(&args),
+        Some(Command::Openapi) => api::server::print_openapi(),
+        None => api::server::run(&api::server::ServeArgs::default()),
     };
     match result {
         Ok(code) => code,

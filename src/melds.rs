@@ -28,7 +28,9 @@ pub struct DiscardAnalysis {
 }
 
 /// One card the defender lays off; `onto` is an index into the knocker's melds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
 pub struct LayOff {
     pub card: Card,
     pub onto: usize,

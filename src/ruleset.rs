@@ -8,7 +8,17 @@ use crate::cards::{Card, CardSet, Rank};
 pub type Seat = u8;
 
 /// How the ace sits in runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum AceRank {
     /// A-2-3 only.
@@ -20,7 +30,7 @@ pub enum AceRank {
 }
 
 /// What melds are and what unmelded cards cost.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct MeldRules {
     /// Smallest and largest set (cards of one rank).
     pub set_min: u8,
@@ -66,7 +76,17 @@ impl MeldRules {
 }
 
 /// When the player whose draw left the stock at its reserve discards without going out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum StockEnd {
     /// The hand is dead: no score.
@@ -78,7 +98,17 @@ pub enum StockEnd {
 }
 
 /// Who deals the next hand after a hand that was not dead.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+    utoipa::ToSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum NextDealer {
     Loser,
@@ -149,7 +179,7 @@ impl std::fmt::Display for Target {
 }
 
 /// The match around the hands.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct MatchRules {
     /// The targets a game may be played to.
     pub targets: Vec<Target>,
@@ -162,7 +192,7 @@ pub struct MatchRules {
 }
 
 /// Every rule of one variant. Built by the loader, read by the engine.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Ruleset {
     pub id: String,
     pub name: String,
@@ -230,7 +260,7 @@ impl Ruleset {
 }
 
 /// Which ruleset a game is played under, carried in the game state so any server can resolve it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct RulesetRef {
     /// A ruleset id, or the id declared by an authored ruleset.
     pub id: String,
@@ -242,7 +272,7 @@ pub struct RulesetRef {
 }
 
 /// A ruleset written by a variant author: one YAML file and the Rhai scripts it names.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct AuthoredRuleset {
     pub yaml: String,
     #[serde(default)]

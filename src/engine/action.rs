@@ -5,14 +5,18 @@ use serde::{Deserialize, Serialize};
 use crate::cards::Card;
 use crate::ruleset::Seat;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// An action of one seat: `type` says which, with its fields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Action {
+    /// The seat that acts.
+    #[schema(value_type = u8)]
     pub seat: Seat,
     #[serde(flatten)]
     pub kind: ActionKind,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// What an action does (the `type` field and its fields).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ActionKind {
     TakeUpcard,
@@ -40,7 +44,8 @@ pub enum ActionKind {
     NextHand,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Where a card is drawn from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     Stock,
@@ -48,7 +53,7 @@ pub enum Source {
 }
 
 /// One card the defender lays off; `onto` may be left out when only one meld fits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct LayOffCard {
     pub card: Card,
     #[serde(default, skip_serializing_if = "Option::is_none")]

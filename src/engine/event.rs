@@ -9,15 +9,18 @@ use crate::ruleset::Seat;
 use super::action::Source;
 use super::state::HandResult;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Something that happened in the game; `type` says what.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     Dealt {
         table: u8,
         /// Deals so far in the match, dead hands included (0 for the first).
         deal: u32,
+        #[schema(value_type = u8)]
         dealer: Seat,
         /// The two players: first to act, then the dealer's role.
+        #[schema(value_type = [u8; 2])]
         seats: [Seat; 2],
         upcard: Card,
         knock_limit: Option<u8>,
@@ -25,15 +28,18 @@ pub enum Event {
     },
     TookUpcard {
         table: u8,
+        #[schema(value_type = u8)]
         seat: Seat,
         card: Card,
     },
     Passed {
         table: u8,
+        #[schema(value_type = u8)]
         seat: Seat,
     },
     Drew {
         table: u8,
+        #[schema(value_type = u8)]
         seat: Seat,
         from: Source,
         /// The card drawn; left out of what other players see when it came from the stock.
@@ -42,6 +48,7 @@ pub enum Event {
     },
     Discarded {
         table: u8,
+        #[schema(value_type = u8)]
         seat: Seat,
         card: Card,
     },
@@ -52,6 +59,7 @@ pub enum Event {
     },
     Knocked {
         table: u8,
+        #[schema(value_type = u8)]
         seat: Seat,
         discard: Card,
         melds: Vec<Vec<Card>>,
@@ -59,6 +67,7 @@ pub enum Event {
     },
     WentGin {
         table: u8,
+        #[schema(value_type = u8)]
         seat: Seat,
         /// `None` for big gin.
         discard: Option<Card>,
@@ -67,6 +76,7 @@ pub enum Event {
     },
     LaidOff {
         table: u8,
+        #[schema(value_type = u8)]
         seat: Seat,
         cards: Vec<LayOff>,
         /// The defender's own melds.
@@ -76,6 +86,7 @@ pub enum Event {
     HandOver(HandResult),
     MatchOver {
         /// Empty for a drawn one-hand game.
+        #[schema(value_type = Vec<u8>)]
         winners: Vec<Seat>,
         totals: Vec<i64>,
     },

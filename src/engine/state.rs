@@ -11,7 +11,9 @@ use super::pile::Pile;
 /// Bumped whenever the serialised shape of `State` changes.
 pub const STATE_VERSION: u32 = 1;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A whole game, plain: everything needed to continue it (the stock order and both hands
+/// included, so it is for trusted backends; a server with a secret seals it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct State {
     pub version: u32,
     pub ruleset: RulesetRef,
@@ -25,15 +27,18 @@ pub struct State {
     pub tables: Vec<Table>,
     /// Set once the match is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<u8>>)]
     pub winners: Option<Vec<Seat>>,
 }
 
 /// One hand in play: two players (by role), the cards and the phase.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Table {
     /// Who dealt this table (who may sit the hand out).
+    #[schema(value_type = u8)]
     pub dealer: Seat,
     /// The two players: `[first to act, dealer's role]`.
+    #[schema(value_type = [u8; 2])]
     pub seats: [Seat; 2],
     /// Each player's cards, by role.
     pub hands: [CardSet; 2],
@@ -80,19 +85,25 @@ impl Table {
 }
 
 /// Where a table's hand stands.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "name", rename_all = "snake_case")]
 pub enum Phase {
     /// The first turn: `seat` may take the upcard or pass; `passes` players have passed.
-    UpcardOffer { seat: Seat, passes: u8 },
+    UpcardOffer {
+        #[schema(value_type = u8)]
+        seat: Seat,
+        passes: u8,
+    },
     /// `seat` draws; after both players passed the upcard, from the stock only.
     Draw {
+        #[schema(value_type = u8)]
         seat: Seat,
         #[serde(default)]
         stock_only: bool,
     },
     /// `seat` has drawn and discards or goes out.
     Discard {
+        #[schema(value_type = u8)]
         seat: Seat,
         /// The card just taken from the discard pile.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -102,23 +113,32 @@ pub enum Phase {
         must_go_out: bool,
     },
     /// The stock is down to its reserve: `seat` may take the last discard only to go out, or pass.
-    LastDiscard { seat: Seat },
+    LastDiscard {
+        #[schema(value_type = u8)]
+        seat: Seat,
+    },
     /// The defender (`seat`) lays off onto the knocker's melds.
-    LayOff { seat: Seat, knock: Knock },
+    LayOff {
+        #[schema(value_type = u8)]
+        seat: Seat,
+        knock: Knock,
+    },
     /// The hand is over.
     Over { result: Box<HandResult> },
 }
 
 /// A knock (or gin, where lay-offs after gin are played) waiting for the defender.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Knock {
+    #[schema(value_type = u8)]
     pub knocker: Seat,
     pub melds: Vec<CardSet>,
     pub deadwood: u32,
     pub outcome: Outcome,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// How a hand ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     Gin,
@@ -129,11 +149,12 @@ pub enum Outcome {
 }
 
 /// The result of one hand at one table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct HandResult {
     pub table: u8,
     pub outcome: Outcome,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<u8>)]
     pub winner: Option<Seat>,
     /// Points scored this hand, per seat (multiplier included).
     pub points: Vec<i64>,
@@ -146,7 +167,7 @@ pub struct HandResult {
 }
 
 /// Match scores.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Scores {
     /// Points toward the target, per seat.
     pub totals: Vec<i64>,
@@ -157,7 +178,8 @@ pub struct Scores {
     pub bonuses: Option<Bonuses>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// The classic bonuses awarded when a game ends.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Bonuses {
     pub game: Vec<i64>,
     pub boxes: Vec<i64>,

@@ -10,17 +10,23 @@ use super::action::Action;
 use super::legal::legal_actions;
 use super::state::{HandResult, Phase, Scores, State, Table};
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// What one seat may see: its own hand, the public cards and the scores, never the stock order
+/// or another player's unseen cards.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct SeatView {
+    #[schema(value_type = u8)]
     pub seat: Seat,
     /// The seat is not dealt a hand this deal (the three-player dealer); it sees what a spectator sees.
     pub sitting_out: bool,
     /// The table this seat plays at, or watches.
     pub table: u8,
+    #[schema(value_type = u8)]
     pub dealer: Seat,
     /// The phase of this seat's table: upcard_offer, draw, discard, last_discard, lay_off, over.
+    #[schema(value_type = String, example = "draw")]
     pub phase: &'static str,
     /// Seats that may act now (anywhere in the game).
+    #[schema(value_type = Vec<u8>)]
     pub to_act: Vec<Seat>,
     pub your_turn: bool,
     pub hand: Vec<Card>,
@@ -46,16 +52,19 @@ pub struct SeatView {
 }
 
 /// Another player at the table, as this seat sees them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct PlayerView {
+    #[schema(value_type = u8)]
     pub seat: Seat,
     pub hand_size: u32,
     /// Cards this player took from the discard pile and still holds.
     pub known_cards: Vec<Card>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// The knocker's melds shown to the defender.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct KnockView {
+    #[schema(value_type = u8)]
     pub knocker: Seat,
     pub melds: Vec<Vec<Card>>,
     pub deadwood: u32,

@@ -1,0 +1,58 @@
+//! `GET /healthz`, `GET /openapi.json` and `GET /docs`.
+
+use actix_web::http::header::ContentType;
+use actix_web::{HttpResponse, get};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::openapi;
+
+/// The server is up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(example = json!({"status": "ok"}))]
+pub struct Health {
+    /// Always `ok`.
+    #[schema(example = "ok")]
+    pub status: &'static str,
+}
+
+/// Whether the server answers.
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    tag = "service",
+    responses((status = 200, description = "The server is up", body = Health))
+)]
+#[get("/healthz")]
+pub async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(Health { status: "ok" })
+}
+
+/// This OpenAPI 3.1 document (identical to the committed `openapi/openapi.json`).
+#[utoipa::path(
+    get,
+    path = "/openapi.json",
+    tag = "service",
+    responses((status = 200, description = "The OpenAPI document", content_type = "application/json"))
+)]
+#[get("/openapi.json")]
+pub async fn openapi_json() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(openapi::document_text())
+}
+
+/// The API reference for a person: a self-contained page that renders `/openapi.json` (no
+/// internet access needed).
+#[utoipa::path(
+    get,
+    path = "/docs",
+    tag = "service",
+    responses((status = 200, description = "An HTML page", content_type = "text/html"))
+)]
+#[get("/docs")]
+pub async fn docs() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(ContentType::html())
+        .body(include_str!("../../static/docs.html"))
+}

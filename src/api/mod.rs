@@ -1,0 +1,227 @@
+//! The stateless HTTP API (see `shared/API.md`): actix-web handlers, one file per resource,
+//! problem+json errors, sealed states and the OpenAPI document.
+//!
+//! ```no_run
+//! use actix_web::{App, HttpServer, web};
+//! use gin_rules::api::{self, AppState};
+//!
+//! # async fn run() -> std::io::Result<()> {
+//! let state = web::Data::new(AppState::builtin());
+//! HttpServer::new(move || App::new().app_data(state.clone()).configure(api::configure))
+//!     .bind("127.0.0.1:8080")?
+//!     .run()
+//!     .await
+//! # }
+//! ```
+
+mod catalog_shim;
+pub mod error;
+pub mod games;
+pub mod hands;
+pub mod health;
+pub mod openapi;
+pub mod rulesets;
+pub mod seal;
+pub mod server;
+pub mod snapshot;
+
+use std::sync::Arc;
+
+use actix_web::dev::ServiceResponse;
+use actix_web::http::StatusCode;
+use actix_web::http::header;
+use actix_web::middleware::{ErrorHandlerResponse, ErrorHandlers};
+use actix_web::{HttpRequest, ResponseError, web};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::engine::{self, STATE_VERSION, State};
+use crate::ruleset::RulesetRef;
+
+pub use catalog_shim::{Catalog, ResolveError, RulesetError, Variant};
+pub use error::{ApiError, Problem};
+pub use seal::Sealer;
+
+/// The largest request body accepted (256 KiB).
+pub const BODY_LIMIT: usize = 256 * 1024;
+
+/// What every request may use: the rulesets and, when states are sealed, the sealer.
+pub struct AppState {
+    pub catalog: Catalog,
+    /// `Some`: states travel as sealed tokens only.
+    pub sealer: Option<Sealer>,
+}
+
+impl AppState {
+    /// The built-in rulesets, plain states.
+    pub fn builtin() -> AppState {
+        AppState {
+            catalog: Catalog::builtin(),
+            sealer: None,
+        }
+    }
+
+    pub fn new(catalog: Catalog, sealer: Option<Sealer>) -> AppState {
+        AppState { catalog, sealer }
+    }
+
+    /// The variant a ruleset reference names.
+    pub fn resolve(&self, r: &RulesetRef) -> Result<Arc<Variant>, ApiError> {
+        self.catalog.resolve(r).map_err(ApiError::from)
+    }
+
+    /// Reads a `state` sent by a client: opens a sealed token (or refuses a plain state when
+    /// sealing), parses, resolves its ruleset and validates it.
+    pub fn open_state(&self, raw: &StateInput) -> Result<(State, Arc<Variant>), ApiError> {
+        let text = raw.0.get();
+        let state: State = match &self.sealer {
+            Some(sealer) => {
+                let token: String = serde_json::from_str(text).map_err(|_| {
+                    ApiError::TamperedState(
+                        "this server accepts only sealed states: send back the state token \
+                         exactly as it was returned"
+                            .into(),
+                    )
+                })?;
+                let bytes = sealer
+                    .open_bytes(&token)
+                    .map_err(|e| ApiError::TamperedState(e.to_string()))?;
+                serde_json::from_slice(&bytes).map_err(|e| {
+                    ApiError::TamperedState(format!("the sealed state does not read: {e}"))
+                })?
+            }
+            None => {
+                if text.trim_start().starts_with('"') {
+                    return Err(ApiError::TamperedState(
+                        "this server does not seal states and cannot open a token: send the \
+                         plain state object"
+                            .into(),
+                    ));
+                }
+                parse_plain_state(text)?
+            }
+        };
+        let variant = self.resolve(&state.ruleset)?;
+        engine::validate(&variant.ruleset, &state)?;
+        Ok((state, variant))
+    }
+}
+
+/// A plain state that does not even parse: the version first, as it explains most such cases.
+fn parse_plain_state(text: &str) -> Result<State, ApiError> {
+    serde_json::from_str(text).map_err(|e| {
+        #[derive(Deserialize)]
+        struct Versioned {
+            version: Option<serde_json::Value>,
+        }
+        let mut problems = Vec::new();
+        match serde_json::from_str::<Versioned>(text) {
+            Ok(Versioned { version: Some(v) }) if v != serde_json::json!(STATE_VERSION) => {
+                problems.push(format!(
+                    "format version {v} is not the supported version {STATE_VERSION}"
+                ));
+            }
+            _ => {}
+        }
+        problems.push(format!("the state does not read: {e}"));
+        ApiError::InvalidState(problems)
+    })
+}
+
+/// A `state` as it arrives: a sealed token (JSON string) or a plain state (JSON object), kept
+/// unparsed until the request knows which it expects.
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+pub struct StateInput(pub Box<RawValue>);
+
+impl From<ResolveError> for ApiError {
+    fn from(e: ResolveError) -> ApiError {
+        match e {
+            ResolveError::UnknownRuleset(id) => ApiError::UnknownRuleset(id),
+            ResolveError::UnknownOption { option, .. } => {
+                ApiError::UnknownOption(format!("the ruleset does not offer the option {option:?}"))
+            }
+            ResolveError::IncompatibleOptions { reason, .. } => {
+                ApiError::IncompatibleOptions(reason)
+            }
+            ResolveError::Invalid(errors) => ApiError::invalid_ruleset(errors),
+        }
+    }
+}
+
+impl ApiError {
+    /// `invalid-ruleset` (or `script-error` when only a script failed) from the catalog's errors.
+    pub fn invalid_ruleset(errors: Vec<RulesetError>) -> ApiError {
+        let detail = match errors.as_slice() {
+            [one] => format!("the ruleset does not load: {}", one.message),
+            many => format!("the ruleset does not load: {} problems", many.len()),
+        };
+        ApiError::InvalidRuleset {
+            detail,
+            errors: errors
+                .into_iter()
+                .map(|e| error::ProblemPlace {
+                    path: e.path,
+                    line: e.line,
+                    column: e.column,
+                    message: e.message,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// How JSON bodies are read: up to [`BODY_LIMIT`], any content type, errors as problems.
+pub fn json_config() -> web::JsonConfig {
+    web::JsonConfig::default()
+        .limit(BODY_LIMIT)
+        .content_type_required(false)
+        .content_type(|_| true)
+        .error_handler(|e, _req| ApiError::from(e).into())
+}
+
+/// Registers every route of the API. The caller adds an [`AppState`] as `web::Data`.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(json_config()).service(
+        web::scope("")
+            .wrap(
+                ErrorHandlers::new()
+                    .handler(StatusCode::NOT_FOUND, as_problem)
+                    .handler(StatusCode::METHOD_NOT_ALLOWED, as_problem),
+            )
+            .service(games::create)
+            .service(games::step)
+            .service(games::view)
+            .service(rulesets::list)
+            .service(rulesets::check)
+            .service(rulesets::get)
+            .service(hands::analyze)
+            .service(health::healthz)
+            .service(health::openapi_json)
+            .service(health::docs)
+            .default_service(web::to(not_found)),
+    );
+}
+
+async fn not_found(req: HttpRequest) -> actix_web::HttpResponse {
+    ApiError::NotFound(req.path().to_string()).error_response()
+}
+
+/// Turns actix's bare 404 and 405 answers into problems (ours already are).
+fn as_problem<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    let is_problem = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes() == error::PROBLEM_JSON.as_bytes());
+    if is_problem {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
+    let (req, res) = res.into_parts();
+    let error = if res.status() == StatusCode::METHOD_NOT_ALLOWED {
+        ApiError::MethodNotAllowed(format!("{} is not allowed on {}", req.method(), req.path()))
+    } else {
+        ApiError::NotFound(req.path().to_string())
+    };
+    let res = ServiceResponse::new(req, error.error_response()).map_into_right_body();
+    Ok(ErrorHandlerResponse::Response(res))
+}

@@ -1,0 +1,537 @@
+//! The OpenAPI 3.1 document: generated from the handlers and the wire types, completed with an
+//! example for every schema and every error response each operation can give.
+//!
+//! `gin-rules openapi` prints it; `openapi/openapi.json` is that output, committed; the server
+//! serves the same bytes at `/openapi.json`.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value, json};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::Schema;
+use utoipa::{OpenApi, PartialSchema, ToSchema};
+
+use crate::cards::{Card, CardSet};
+use crate::engine::{Pile, State};
+use crate::ruleset::Target;
+
+use super::error::{ApiError, ProblemPlace};
+use super::{games, hands, health, rulesets};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "gin-rules",
+        description = "Gin Rummy and its variants over HTTP, with the rules as data.\n\n\
+The server keeps no game state: every snapshot carries `state`, which the client sends back \
+verbatim with the next action. With a secret configured, `state` is an opaque sealed token; \
+without one it is the plain state object, fully validated on every request.\n\n\
+Every error is `application/problem+json` (RFC 9457) with a stable `type` code. Besides the \
+codes listed per operation, any path may answer `404 not-found` or `405 method-not-allowed`, \
+and any body over 256 KiB is refused with `413 payload-too-large`.",
+        license(name = "MIT OR Apache-2.0"),
+    ),
+    paths(
+        games::create,
+        games::step,
+        games::view,
+        hands::analyze,
+        rulesets::list,
+        rulesets::get,
+        rulesets::check,
+        health::healthz,
+        health::openapi_json,
+        health::docs,
+    ),
+    components(schemas(State, super::error::Problem)),
+    tags(
+        (name = "games", description = "Deal, play and view games"),
+        (name = "rulesets", description = "The variants the server plays, and checking authored ones"),
+        (name = "hands", description = "Hand analysis: melds, deadwood, best discards"),
+        (name = "service", description = "Health, this document and its rendering"),
+    )
+)]
+pub struct ApiDoc;
+
+/// The document as JSON, complete.
+pub fn document() -> Value {
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or(Value::Null);
+    add_examples(&mut doc);
+    add_error_responses(&mut doc);
+    doc
+}
+
+/// The document as served and committed: pretty JSON with a final newline.
+pub fn document_text() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let mut text = serde_json::to_string_pretty(&document()).unwrap_or_default();
+        text.push('\n');
+        text
+    })
+}
+
+fn schema_from(value: Value) -> RefOr<Schema> {
+    serde_json::from_value::<Schema>(value)
+        .map(RefOr::T)
+        .unwrap_or_else(|_| RefOr::T(Schema::default()))
+}
+
+/// The schema of a `state` field: a sealed token or a plain state.
+pub fn state_schema() -> RefOr<Schema> {
+    schema_from(json!({
+        "description": "The game state, passed back verbatim with the next request: a sealed token \
+            (a string) when the server has a secret, else the plain state object.",
+        "oneOf": [
+            {
+                "type": "string",
+                "description": "A sealed state: base64url, authenticated and encrypted.",
+                "examples": [SEALED_EXAMPLE]
+            },
+            {"$ref": "#/components/schemas/State"}
+        ]
+    }))
+}
+
+const SEALED_EXAMPLE: &str = "AeJ2kQ8m1vYQ0y5x3cP7Hn0bq9Wf1kLx8s2Vd4t6u0ZcR7pE5mN3aB1hG9jK2lO4...";
+
+impl PartialSchema for Card {
+    fn schema() -> RefOr<Schema> {
+        schema_from(json!({
+            "type": "string",
+            "description": "A card: rank then suit. Ranks A 2 3 4 5 6 7 8 9 T J Q K, suits C D H S \
+                (\"TD\" is the ten of diamonds). Input also accepts 10 for T and lower case; output \
+                is always the canonical form.",
+            "pattern": "^(?:[2-9TtJjQqKkAa]|10)[CDHScdhs]$",
+            "examples": ["TD"]
+        }))
+    }
+}
+
+impl ToSchema for Card {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("Card")
+    }
+}
+
+impl PartialSchema for CardSet {
+    fn schema() -> RefOr<Schema> {
+        schema_from(json!({
+            "type": "array",
+            "description": "A set of distinct cards, listed clubs first, each suit from ace to king.",
+            "items": {"$ref": "#/components/schemas/Card"},
+            "uniqueItems": true,
+            "examples": [["5S", "6S", "7S"]]
+        }))
+    }
+}
+
+impl ToSchema for CardSet {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("CardSet")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((Card::name().into(), Card::schema()));
+    }
+}
+
+impl PartialSchema for Pile {
+    fn schema() -> RefOr<Schema> {
+        schema_from(json!({
+            "type": "array",
+            "description": "Cards in order, bottom first: the last card is the top.",
+            "items": {"$ref": "#/components/schemas/Card"},
+            "maxItems": 52,
+            "examples": [["9H", "2C", "KD"]]
+        }))
+    }
+}
+
+impl ToSchema for Pile {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("Pile")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((Card::name().into(), Card::schema()));
+    }
+}
+
+impl PartialSchema for Target {
+    fn schema() -> RefOr<Schema> {
+        schema_from(json!({
+            "description": "Points that win the match, or \"single_hand\" for one hand only.",
+            "oneOf": [
+                {"type": "integer", "minimum": 1, "description": "Points that win the match."},
+                {"type": "string", "enum": ["single_hand"], "description": "One hand only."}
+            ],
+            "examples": [100]
+        }))
+    }
+}
+
+impl ToSchema for Target {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("Target")
+    }
+}
+
+/// An example for each schema that does not carry one itself.
+fn examples() -> Vec<(&'static str, Value)> {
+    let hand_result = json!({
+        "table": 0, "outcome": "knock", "winner": 0, "points": [17, 0], "deadwood": [4, 21],
+        "melds": [[["5S", "6S", "7S"], ["9C", "9D", "9H"], ["JC", "QC", "KC"]], [["2H", "3H", "4H"]]],
+        "laid_off": [{"card": "8S", "onto": 0}], "multiplier": 1
+    });
+    let scores = json!({"totals": [17, 0], "hands_won": [1, 0]});
+    let action = json!({"seat": 0, "type": "draw", "from": "stock"});
+    let view = json!({
+        "seat": 0, "sitting_out": false, "table": 0, "dealer": 1, "phase": "draw",
+        "to_act": [0], "your_turn": true,
+        "hand": ["AC", "2C", "3C", "5D", "5H", "5S", "9H", "TS", "JD", "KC"],
+        "deadwood": 49, "upcard": "7H", "discard_top": "7H", "discard_pile": ["7H"],
+        "stock_count": 31, "knock_limit": 10, "multiplier": 1,
+        "players": [{"seat": 1, "hand_size": 10, "known_cards": []}],
+        "scores": {"totals": [0, 0], "hands_won": [0, 0]},
+        "legal_actions": [
+            {"seat": 0, "type": "draw", "from": "stock"},
+            {"seat": 0, "type": "draw", "from": "discard"}
+        ]
+    });
+    let state = json!({
+        "version": 1, "ruleset": {"id": "standard"}, "seed": 42, "target": 100,
+        "deal_number": 0, "scores": {"totals": [0, 0], "hands_won": [0, 0]},
+        "tables": [{
+            "dealer": 1, "seats": [0, 1],
+            "hands": [["AC", "2C", "3C", "5D", "5H", "5S", "9H", "TS", "JD", "KC"],
+                      ["4C", "8C", "2D", "6D", "TD", "3H", "JH", "QH", "4S", "QS"]],
+            "taken": [[], []],
+            "stock": ["5C", "6C", "7C", "9C", "TC", "JC", "QC", "AD", "3D", "4D", "7D", "8D", "9D",
+                      "QD", "KD", "AH", "2H", "4H", "6H", "8H", "TH", "KH", "AS", "2S", "3S", "6S",
+                      "7S", "8S", "9S", "JS", "KS"],
+            "discard": ["7H"], "upcard": "7H", "knock_limit": 10, "multiplier": 1,
+            "reshuffles": 0, "phase": {"name": "upcard_offer", "seat": 0, "passes": 0}
+        }]
+    });
+    let ruleset = serde_json::to_value(crate::ruleset::Ruleset::standard()).unwrap_or(Value::Null);
+    vec![
+        ("Action", action.clone()),
+        ("ActionKind", json!({"type": "knock", "discard": "KC"})),
+        ("Source", json!("stock")),
+        ("LayOffCard", json!({"card": "4S", "onto": 0})),
+        ("LayOff", json!({"card": "4S", "onto": 0})),
+        (
+            "Event",
+            json!({"type": "discarded", "table": 0, "seat": 1, "card": "KD"}),
+        ),
+        ("HandResult", hand_result.clone()),
+        ("Outcome", json!("knock")),
+        ("Scores", scores.clone()),
+        (
+            "Bonuses",
+            json!({"game": [100, 0], "boxes": [75, 25], "shutout": 1, "final_totals": [285, 25]}),
+        ),
+        ("SeatView", view),
+        (
+            "PlayerView",
+            json!({"seat": 1, "hand_size": 10, "known_cards": ["7H"]}),
+        ),
+        (
+            "KnockView",
+            json!({"knocker": 1, "melds": [["5S", "6S", "7S"], ["9C", "9D", "9H"]], "deadwood": 6}),
+        ),
+        ("State", state.clone()),
+        ("Table", state["tables"][0].clone()),
+        (
+            "Phase",
+            json!({"name": "draw", "seat": 0, "stock_only": false}),
+        ),
+        (
+            "Knock",
+            json!({"knocker": 0, "melds": [["5S", "6S", "7S"]], "deadwood": 8, "outcome": "knock"}),
+        ),
+        (
+            "RulesetRef",
+            json!({"id": "standard", "options": ["oklahoma"]}),
+        ),
+        (
+            "AuthoredRuleset",
+            json!({"yaml": "id: my-gin\nextends: standard\nknock:\n  limit: 7\n", "scripts": {}}),
+        ),
+        ("Ruleset", ruleset.clone()),
+        ("MeldRules", ruleset["melds"].clone()),
+        ("MatchRules", ruleset["match"].clone()),
+        ("AceRank", json!("low")),
+        ("StockEnd", json!("dead_hand")),
+        ("NextDealer", json!("loser")),
+        ("Status", json!("in_progress")),
+        (
+            "Snapshot",
+            json!({
+                "state": state, "status": "in_progress", "to_act": [0],
+                "legal_actions": [{"seat": 0, "type": "take_upcard"}, {"seat": 0, "type": "pass"}],
+                "events": [{"type": "dealt", "table": 0, "deal": 0, "dealer": 1, "seats": [0, 1],
+                            "upcard": "7H", "knock_limit": 10, "multiplier": 1}],
+                "views": [], "scores": {"totals": [0, 0], "hands_won": [0, 0]}
+            }),
+        ),
+        (
+            "NewGameRequest",
+            json!({"ruleset": "straight-gin", "target": "single_hand", "seed": 42}),
+        ),
+        ("RulesetChoice", json!("standard")),
+        (
+            "StepRequest",
+            json!({"state": SEALED_EXAMPLE, "action": action}),
+        ),
+        ("ViewRequest", json!({"state": SEALED_EXAMPLE, "seat": 1})),
+    ]
+}
+
+fn add_examples(doc: &mut Value) {
+    let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    for (name, example) in examples() {
+        if let Some(schema) = schemas.get_mut(name).and_then(Value::as_object_mut)
+            && !schema.contains_key("example")
+            && !schema.contains_key("examples")
+        {
+            schema.insert("examples".into(), json!([example]));
+        }
+    }
+}
+
+/// Every error code an operation can answer, by path and method.
+fn errors_of(path: &str, method: &str) -> &'static [&'static str] {
+    match (path, method) {
+        ("/v1/games", "post") => &[
+            "invalid-json",
+            "invalid-card",
+            "invalid-deck",
+            "unknown-ruleset",
+            "unknown-option",
+            "incompatible-options",
+            "invalid-ruleset",
+            "script-error",
+            "unknown-seat",
+            "invalid-target",
+            "payload-too-large",
+        ],
+        ("/v1/games/step", "post") => &[
+            "invalid-json",
+            "invalid-card",
+            "unknown-ruleset",
+            "invalid-ruleset",
+            "invalid-state",
+            "tampered-state",
+            "illegal-action",
+            "script-error",
+            "payload-too-large",
+        ],
+        ("/v1/games/view", "post") => &[
+            "invalid-json",
+            "unknown-ruleset",
+            "invalid-ruleset",
+            "invalid-state",
+            "tampered-state",
+            "unknown-seat",
+            "payload-too-large",
+        ],
+        ("/v1/hands/analyze", "post") => &[
+            "invalid-json",
+            "invalid-card",
+            "invalid-hand",
+            "unknown-ruleset",
+            "unknown-option",
+            "incompatible-options",
+            "payload-too-large",
+        ],
+        ("/v1/rulesets/{id}", "get") => {
+            &["unknown-ruleset", "unknown-option", "incompatible-options"]
+        }
+        ("/v1/rulesets/check", "post") => &[
+            "invalid-json",
+            "invalid-ruleset",
+            "unknown-option",
+            "incompatible-options",
+            "payload-too-large",
+        ],
+        _ => &[],
+    }
+}
+
+/// A typical error of each code, as documented.
+pub fn example_error(code: &str) -> Option<ApiError> {
+    let place = |path: &str, line, column, message: &str| ProblemPlace {
+        path: path.into(),
+        line,
+        column,
+        message: message.into(),
+    };
+    Some(match code {
+        "invalid-json" => ApiError::InvalidJson(
+            "missing field `action` at line 1 column 2048".into(),
+        ),
+        "invalid-card" => ApiError::InvalidCard(
+            "\"1D\" is not a card (write rank then suit, like \"TD\" or \"10D\" for the ten of diamonds) at line 1 column 24".into(),
+        ),
+        "invalid-deck" => ApiError::InvalidDeck("the deck has 51 cards, not 52; lacks KS".into()),
+        "invalid-hand" => {
+            ApiError::InvalidHand("a hand to analyse has 10 or 11 cards, not 9".into())
+        }
+        "unknown-ruleset" => ApiError::UnknownRuleset("canasta".into()),
+        "unknown-option" => ApiError::UnknownOption(
+            "the ruleset does not offer the option \"jokers\"".into(),
+        ),
+        "incompatible-options" => ApiError::IncompatibleOptions(
+            "straight-gin replaces oklahoma: both decide when you may knock".into(),
+        ),
+        "invalid-ruleset" => ApiError::InvalidRuleset {
+            detail: "the ruleset does not load: 2 problems".into(),
+            errors: vec![
+                place("knock.limit", Some(4), Some(10), "expected a number, found \"ten\""),
+                place("scripts/limit.rhai", Some(3), Some(5), "unknown hook knock_limt"),
+            ],
+        },
+        "script-error" => ApiError::ScriptError(
+            "hook knock_limit failed: ran over its limit of 100000 operations".into(),
+        ),
+        "invalid-state" => ApiError::InvalidState(vec![
+            "cards appear twice: 7H".into(),
+            "cards are missing: 2C".into(),
+        ]),
+        "tampered-state" => ApiError::TamperedState(
+            "the state token does not open with this server's secret (altered, cut, or sealed by another server)".into(),
+        ),
+        "illegal-action" => ApiError::IllegalAction {
+            detail: "deadwood 14 exceeds the knock limit 10".into(),
+            legal_actions: vec![
+                crate::engine::Action::new(
+                    0,
+                    crate::engine::ActionKind::Discard {
+                        card: Card::new(crate::cards::Rank::King, crate::cards::Suit::Clubs),
+                    },
+                ),
+            ],
+        },
+        "unknown-seat" => {
+            ApiError::UnknownSeat("there is no seat 2: this game has seats 0 to 1".into())
+        }
+        "invalid-target" => ApiError::InvalidTarget(
+            "a target of 0 points would end the match before it starts".into(),
+        ),
+        "payload-too-large" => ApiError::PayloadTooLarge {
+            limit: super::BODY_LIMIT,
+        },
+        _ => return None,
+    })
+}
+
+fn add_error_responses(doc: &mut Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (path, item) in paths.iter_mut() {
+        let Some(item) = item.as_object_mut() else {
+            continue;
+        };
+        for (method, op) in item.iter_mut() {
+            let codes = errors_of(path, method);
+            let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
+                continue;
+            };
+            let mut by_status: Vec<(u16, Vec<ApiError>)> = Vec::new();
+            for error in codes.iter().filter_map(|c| example_error(c)) {
+                use actix_web::ResponseError;
+                let status = error.status_code().as_u16();
+                match by_status.iter_mut().find(|(s, _)| *s == status) {
+                    Some((_, list)) => list.push(error),
+                    None => by_status.push((status, vec![error])),
+                }
+            }
+            for (status, errors) in by_status {
+                let mut examples = Map::new();
+                for e in &errors {
+                    examples.insert(
+                        e.code().into(),
+                        json!({"summary": e.title(), "value": e.problem()}),
+                    );
+                }
+                let codes: Vec<&str> = errors.iter().map(ApiError::code).collect();
+                responses.insert(
+                    status.to_string(),
+                    json!({
+                        "description": format!("Problem details; `type` is one of: {}", codes.join(", ")),
+                        "content": {
+                            super::error::PROBLEM_JSON: {
+                                "schema": {"$ref": "#/components/schemas/Problem"},
+                                "examples": examples
+                            }
+                        }
+                    }),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_schema_has_a_description_and_an_example() {
+        let doc = document();
+        let schemas = doc["components"]["schemas"].as_object().unwrap();
+        let mut missing = Vec::new();
+        for (name, s) in schemas {
+            if s.get("description").is_none() {
+                missing.push(format!("{name}: description"));
+            }
+            if s.get("example").is_none() && s.get("examples").is_none() {
+                missing.push(format!("{name}: example"));
+            }
+        }
+        assert!(missing.is_empty(), "{missing:#?}");
+    }
+
+    #[test]
+    fn examples_of_request_and_state_types_parse() {
+        for (name, ex) in examples() {
+            let ok = match name {
+                "Action" => serde_json::from_value::<crate::engine::Action>(ex).is_ok(),
+                "State" => serde_json::from_value::<State>(ex).is_ok(),
+                "Ruleset" => serde_json::from_value::<crate::ruleset::Ruleset>(ex).is_ok(),
+                "HandResult" => serde_json::from_value::<crate::engine::HandResult>(ex).is_ok(),
+                "Event" => serde_json::from_value::<crate::engine::Event>(ex).is_ok(),
+                "Phase" => serde_json::from_value::<crate::engine::Phase>(ex).is_ok(),
+                "NewGameRequest" => serde_json::from_value::<games::NewGameRequest>(ex).is_ok(),
+                _ => true,
+            };
+            assert!(ok, "the example of {name} does not parse");
+        }
+    }
+
+    #[test]
+    fn every_documented_error_has_an_example() {
+        for path in [
+            ("/v1/games", "post"),
+            ("/v1/games/step", "post"),
+            ("/v1/games/view", "post"),
+            ("/v1/hands/analyze", "post"),
+            ("/v1/rulesets/{id}", "get"),
+            ("/v1/rulesets/check", "post"),
+        ] {
+            for code in errors_of(path.0, path.1) {
+                let e = example_error(code).unwrap_or_else(|| panic!("no example of {code}"));
+                assert_eq!(e.code(), *code);
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! `GET /v1/rulesets`, `GET /v1/rulesets/{id}`, `POST /v1/rulesets/check`.
+
+use std::collections::BTreeMap;
+
+use actix_web::{HttpResponse, get, post, web};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::ruleset::{Ruleset, RulesetRef};
+
+use super::catalog_shim::{RulesRow, RulesetInfo, rules_table};
+use super::{ApiError, AppState, Variant};
+
+/// A ruleset resolved (after `extends`, options and defaults), with its rules table.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RulesetDetail {
+    /// The ruleset id.
+    #[schema(example = "standard")]
+    pub id: String,
+    /// The options applied, in order.
+    pub options: Vec<String>,
+    /// Every rule value the engine plays by.
+    pub ruleset: Ruleset,
+    /// The documented comparison rows (knocking, how a hand ends, hand score, lay-offs and
+    /// undercuts, end of the stock, other options), rendered from the data.
+    pub rules_table: Vec<RulesRow>,
+}
+
+impl RulesetDetail {
+    fn of(variant: &Variant) -> RulesetDetail {
+        RulesetDetail {
+            id: variant.reference.id.clone(),
+            options: variant.reference.options.clone(),
+            ruleset: variant.ruleset.as_ref().clone(),
+            rules_table: rules_table(variant),
+        }
+    }
+}
+
+/// An authored ruleset to check.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"yaml": "id: my-gin\nextends: standard\n", "scripts": {}}))]
+pub struct CheckRequest {
+    /// The ruleset's YAML.
+    pub yaml: String,
+    /// The Rhai scripts the YAML names, by file name.
+    #[serde(default)]
+    pub scripts: BTreeMap<String, String>,
+    /// Options of the ruleset to apply as well, in order.
+    #[serde(default)]
+    pub options: Vec<String>,
+}
+
+/// Options to resolve a ruleset with: `?option=oklahoma&option=classic-bonuses`.
+#[derive(Clone, Debug, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct OptionsQuery {
+    /// An option to apply (repeatable, in order).
+    #[param(example = "oklahoma")]
+    pub option: Option<Vec<String>>,
+}
+
+/// The rulesets this server plays.
+#[utoipa::path(
+    get,
+    path = "/v1/rulesets",
+    tag = "rulesets",
+    responses((status = 200, description = "Every ruleset, built-in and added", body = [RulesetInfo]))
+)]
+#[get("/v1/rulesets")]
+pub async fn list(app: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok().json(app.catalog.list())
+}
+
+/// One ruleset, resolved, with its rules table.
+#[utoipa::path(
+    get,
+    path = "/v1/rulesets/{id}",
+    tag = "rulesets",
+    params(("id" = String, Path, description = "A ruleset id", example = "standard"), OptionsQuery),
+    responses((status = 200, description = "The resolved ruleset", body = RulesetDetail))
+)]
+#[get("/v1/rulesets/{id}")]
+pub async fn get(
+    app: web::Data<AppState>,
+    id: web::Path<String>,
+    query: web::Query<Vec<(String, String)>>,
+) -> Result<HttpResponse, ApiError> {
+    let options = query
+        .into_inner()
+        .into_iter()
+        .filter(|(k, _)| k == "option")
+        .map(|(_, v)| v)
+        .collect();
+    let reference = RulesetRef {
+        id: id.into_inner(),
+        options,
+        authored: None,
+    };
+    let variant = app.resolve(&reference)?;
+    Ok(HttpResponse::Ok().json(RulesetDetail::of(&variant)))
+}
+
+/// Checks an authored ruleset without dealing a game.
+#[utoipa::path(
+    post,
+    path = "/v1/rulesets/check",
+    tag = "rulesets",
+    request_body = CheckRequest,
+    responses((status = 200, description = "The ruleset loads: resolved, with its rules table", body = RulesetDetail))
+)]
+#[post("/v1/rulesets/check")]
+pub async fn check(
+    app: web::Data<AppState>,
+    body: web::Json<CheckRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let req = body.into_inner();
+    let base = app
+        .catalog
+        .check(&req.yaml, &req.scripts)
+        .map_err(ApiError::invalid_ruleset)?;
+    let variant = if req.options.is_empty() {
+        base
+    } else {
+        app.resolve(&RulesetRef {
+            id: base.reference.id.clone(),
+            options: req.options,
+            authored: Some(crate::ruleset::AuthoredRuleset {
+                yaml: req.yaml,
+                scripts: req.scripts,
+            }),
+        })?
+    };
+    Ok(HttpResponse::Ok().json(RulesetDetail::of(&variant)))
+}

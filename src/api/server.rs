@@ -1,0 +1,207 @@
+//! `gin-rules serve`: the HTTP server around [`configure`](super::configure).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use actix_cors::Cors;
+use actix_web::dev::Service as _;
+use actix_web::middleware::Condition;
+use actix_web::{App, HttpServer, http, web};
+use anyhow::{Context, bail};
+use tracing_subscriber::EnvFilter;
+
+use super::seal::{MIN_SECRET_LEN, Sealer};
+use super::{AppState, Catalog};
+
+/// Where the server listens when neither `--addr` nor `GIN_RULES_ADDR` says.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+
+/// Options of `gin-rules serve`.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on, HOST:PORT [env: GIN_RULES_ADDR] [default: 127.0.0.1:8080]
+    #[arg(long, value_name = "HOST:PORT")]
+    pub addr: Option<String>,
+    /// Add the *.yaml variants of DIR (with their .rhai files) to the built-in ones (repeatable)
+    #[arg(long, value_name = "DIR")]
+    pub rulesets: Vec<PathBuf>,
+    /// Seal states with the secret in this file (at least 32 bytes); else env GIN_RULES_SECRET;
+    /// else states are plain JSON
+    #[arg(long, value_name = "PATH")]
+    pub secret_file: Option<PathBuf>,
+    /// Allow browser calls from this origin, e.g. http://localhost:5173, or * for any (repeatable)
+    #[arg(long, value_name = "ORIGIN")]
+    pub cors_origin: Vec<String>,
+    /// Worker threads [default: one per core]
+    #[arg(long, value_name = "N")]
+    pub workers: Option<usize>,
+    /// Write logs as JSON lines instead of text (the level comes from RUST_LOG, default info)
+    #[arg(long)]
+    pub log_json: bool,
+}
+
+/// Reads the secret: `--secret-file`, else `GIN_RULES_SECRET`, else none.
+fn load_sealer(args: &ServeArgs) -> anyhow::Result<Option<Sealer>> {
+    let (secret, from) = match &args.secret_file {
+        Some(path) => (
+            std::fs::read(path)
+                .with_context(|| format!("cannot read the secret file {}", path.display()))?,
+            path.display().to_string(),
+        ),
+        None => match std::env::var_os("GIN_RULES_SECRET") {
+            Some(s) if !s.is_empty() => (s.into_encoded_bytes(), "GIN_RULES_SECRET".to_string()),
+            _ => return Ok(None),
+        },
+    };
+    match Sealer::new(&secret) {
+        Ok(sealer) => Ok(Some(sealer)),
+        Err(e) => bail!("the secret in {from} is too short: {e} (at least {MIN_SECRET_LEN})"),
+    }
+}
+
+fn init_logging(json: bool) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    // A second initialisation (tests) keeps the first subscriber.
+    let _ = if json {
+        builder.json().try_init()
+    } else {
+        builder.try_init()
+    };
+}
+
+/// Builds the application state from the options: the catalog and the sealer.
+pub fn app_state(args: &ServeArgs) -> anyhow::Result<AppState> {
+    let mut catalog = Catalog::builtin();
+    for dir in &args.rulesets {
+        if let Err(errors) = catalog.add_dir(dir) {
+            let lines: Vec<String> = errors
+                .iter()
+                .map(|e| {
+                    let at = match (e.line, e.column) {
+                        (Some(l), Some(c)) => format!(":{l}:{c}"),
+                        (Some(l), None) => format!(":{l}"),
+                        _ => String::new(),
+                    };
+                    format!("  {}{at}: {}", e.path, e.message)
+                })
+                .collect();
+            bail!(
+                "the rulesets in {} do not load:\n{}",
+                dir.display(),
+                lines.join("\n")
+            );
+        }
+    }
+    Ok(AppState::new(catalog, load_sealer(args)?))
+}
+
+/// Runs the server until SIGINT or SIGTERM (then finishes the requests in flight).
+pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    init_logging(args.log_json);
+    let addr = args
+        .addr
+        .clone()
+        .or_else(|| {
+            std::env::var("GIN_RULES_ADDR")
+                .ok()
+                .filter(|a| !a.is_empty())
+        })
+        .unwrap_or_else(|| DEFAULT_ADDR.to_string());
+    for origin in &args.cors_origin {
+        check_origin(origin)?;
+    }
+    let state = web::Data::new(app_state(args)?);
+    let sealed = state.sealer.is_some();
+    let rulesets = state.catalog.list().len();
+    let origins = args.cors_origin.clone();
+    let mut server = HttpServer::new(move || {
+        App::new()
+            .app_data(state.clone())
+            .configure(super::configure)
+            .wrap(Condition::new(!origins.is_empty(), cors(&origins)))
+            .wrap_fn(|req, srv| {
+                let log = tracing::enabled!(target: "gin_rules::http", tracing::Level::INFO);
+                let start = Instant::now();
+                let line = log.then(|| (req.method().clone(), req.path().to_string()));
+                let fut = srv.call(req);
+                async move {
+                    let res = fut.await?;
+                    if let Some((method, path)) = line {
+                        tracing::info!(
+                            target: "gin_rules::http",
+                            %method,
+                            path,
+                            status = res.status().as_u16(),
+                            micros = start.elapsed().as_micros() as u64,
+                            "request"
+                        );
+                    }
+                    Ok(res)
+                }
+            })
+    })
+    .shutdown_timeout(10);
+    if let Some(n) = args.workers {
+        server = server.workers(n.max(1));
+    }
+    let server = server
+        .bind(&addr)
+        .with_context(|| format!("cannot listen on {addr}"))?;
+    tracing::info!(
+        addr = %addr,
+        rulesets,
+        states = if sealed { "sealed" } else { "plain" },
+        "gin-rules listening on http://{addr} (docs at /docs)"
+    );
+    actix_web::rt::System::new()
+        .block_on(server.run())
+        .context("the server stopped with an error")?;
+    tracing::info!("gin-rules stopped");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// An origin actix-cors accepts: `*`, or `scheme://host[:port]`.
+fn check_origin(origin: &str) -> anyhow::Result<()> {
+    if origin == "*" {
+        return Ok(());
+    }
+    match origin.parse::<http::Uri>() {
+        Ok(uri)
+            if uri.scheme().is_some()
+                && uri.host().is_some()
+                && uri
+                    .path_and_query()
+                    .is_none_or(|p| p.as_str() == "/" || p.as_str().is_empty())
+                && !origin.ends_with('/') =>
+        {
+            Ok(())
+        }
+        _ => bail!("--cors-origin {origin:?} is not an origin like http://localhost:5173 (or *)"),
+    }
+}
+
+fn cors(origins: &[String]) -> Cors {
+    let mut cors = Cors::default()
+        .allowed_methods([http::Method::GET, http::Method::POST])
+        .allowed_headers([http::header::CONTENT_TYPE, http::header::ACCEPT])
+        .max_age(3600);
+    for origin in origins {
+        cors = if origin == "*" {
+            cors.allow_any_origin()
+        } else {
+            cors.allowed_origin(origin)
+        };
+    }
+    cors
+}
+
+/// Prints the OpenAPI document (`gin-rules openapi`).
+pub fn print_openapi() -> anyhow::Result<ExitCode> {
+    use std::io::Write;
+    std::io::stdout()
+        .write_all(super::openapi::document_text().as_bytes())
+        .context("cannot write the document")?;
+    Ok(ExitCode::SUCCESS)
+}
