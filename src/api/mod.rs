@@ -203,8 +203,40 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     );
 }
 
+/// Every route: its path pattern and method (for telling 404 from 405).
+const ROUTES: &[(&str, &str)] = &[
+    ("/v1/games", "POST"),
+    ("/v1/games/step", "POST"),
+    ("/v1/games/view", "POST"),
+    ("/v1/rulesets", "GET"),
+    ("/v1/rulesets/check", "POST"),
+    ("/v1/rulesets/{id}", "GET"),
+    ("/v1/hands/analyze", "POST"),
+    ("/healthz", "GET"),
+    ("/openapi.json", "GET"),
+    ("/docs", "GET"),
+];
+
 async fn not_found(req: HttpRequest) -> actix_web::HttpResponse {
-    ApiError::NotFound(req.path().to_string()).error_response()
+    let path = req.path();
+    let allowed: Vec<&str> = ROUTES
+        .iter()
+        .filter(|(pattern, _)| actix_web::dev::ResourceDef::new(*pattern).is_match(path))
+        .map(|&(_, method)| method)
+        .collect();
+    if allowed.is_empty() {
+        return ApiError::NotFound(path.to_string()).error_response();
+    }
+    let mut res = ApiError::MethodNotAllowed(format!(
+        "{} is not allowed on {path}: use {}",
+        req.method(),
+        allowed.join(" or ")
+    ))
+    .error_response();
+    if let Ok(v) = header::HeaderValue::from_str(&allowed.join(", ")) {
+        res.headers_mut().insert(header::ALLOW, v);
+    }
+    res
 }
 
 /// Turns actix's bare 404 and 405 answers into problems (ours already are).
