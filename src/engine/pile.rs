@@ -7,11 +7,19 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::cards::{Card, CardSet};
 
 /// Cards in order, bottom first: the last card is the top.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct Pile {
     cards: [Card; 52],
     len: u8,
 }
+
+impl PartialEq for Pile {
+    fn eq(&self, other: &Pile) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Pile {}
 
 impl Default for Pile {
     fn default() -> Pile {
