@@ -20,6 +20,12 @@ enum Command {
     Serve(api::server::ServeArgs),
     /// Print the OpenAPI document of the HTTP API.
     Openapi,
+    /// Read hands of 10 or 11 cards, one per line, and print their least deadwood and best discards.
+    Analyze {
+        /// One JSON object per hand, as POST /v1/hands/analyze answers.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -28,6 +34,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => cli::play::run(&args),
         Some(Command::Serve(args)) => api::server::run(&args),
         Some(Command::Openapi) => api::server::print_openapi(),
+        Some(Command::Analyze { json }) => cli::analyze::command(json),
         None => api::server::run(&api::server::ServeArgs::default()),
     };
     match result {

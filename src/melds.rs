@@ -345,53 +345,91 @@ fn next_group(ms: &[u64], mut i: usize, avail: u64) -> Option<(usize, usize, u64
     Some((i, end, low))
 }
 
-/// The largest total value of disjoint melds among `ms[i..]` inside `avail`.
-fn max_melded(ms: &[u64], vs: &[u32], i: usize, avail: u64) -> u32 {
-    let Some((i, end, low)) = next_group(ms, i, avail) else {
-        return 0;
-    };
-    let mut best = max_melded(ms, vs, end, avail & !low);
-    for j in i..end {
-        if ms[j] & !avail == 0 {
-            best = best.max(vs[j] + max_melded(ms, vs, end, avail & !ms[j]));
-        }
-    }
-    best
+/// What a branch-and-bound search remembers of the best packing so far.
+trait Best {
+    fn value(&self) -> u32;
+    fn improve(&mut self, melded: u32, path: &[usize]);
 }
 
-/// Calls `leaf(cover, melded)` once for every packing of disjoint melds (the empty one too);
-/// `path` holds the indices of the packing's melds during the call.
-fn each_packing(
+struct BestValue(u32);
+
+impl Best for BestValue {
+    fn value(&self) -> u32 {
+        self.0
+    }
+    fn improve(&mut self, melded: u32, _: &[usize]) {
+        self.0 = melded;
+    }
+}
+
+struct BestPath {
+    value: u32,
+    path: Vec<usize>,
+}
+
+impl Best for BestPath {
+    fn value(&self) -> u32 {
+        self.value
+    }
+    fn improve(&mut self, melded: u32, path: &[usize]) {
+        self.value = melded;
+        self.path.clear();
+        self.path.extend_from_slice(path);
+    }
+}
+
+/// Searches the packings of the melds `ms[i..]` inside `avail` (whose cards are worth `rest`) for
+/// more melded value than `best` holds. `path` grows by one entry per meld taken.
+#[allow(clippy::too_many_arguments)]
+fn most_melded(
+    rules: &MeldRules,
     ms: &[u64],
     vs: &[u32],
     i: usize,
     avail: u64,
-    cover: u64,
+    rest: u32,
     melded: u32,
-    path: &mut Vec<usize>,
-    leaf: &mut impl FnMut(u64, u32, &[usize]),
+    path: &mut [usize; 64],
+    depth: usize,
+    best: &mut impl Best,
 ) {
+    if melded + rest <= best.value() {
+        return;
+    }
     let Some((i, end, low)) = next_group(ms, i, avail) else {
-        leaf(cover, melded, path);
+        if melded > best.value() {
+            best.improve(melded, &path[..depth]);
+        }
         return;
     };
-    each_packing(ms, vs, end, avail & !low, cover, melded, path, leaf);
     for j in i..end {
         if ms[j] & !avail == 0 {
-            path.push(j);
-            each_packing(
-                ms,
-                vs,
-                end,
-                avail & !ms[j],
-                cover | ms[j],
-                melded + vs[j],
-                path,
-                leaf,
-            );
-            path.pop();
+            path[depth] = j;
+            let (a, r, m) = (avail & !ms[j], rest - vs[j], melded + vs[j]);
+            most_melded(rules, ms, vs, end, a, r, m, path, depth + 1, best);
         }
     }
+    let low_value = u32::from(rules.values[(low.trailing_zeros() % 16) as usize]);
+    most_melded(
+        rules,
+        ms,
+        vs,
+        end,
+        avail & !low,
+        rest - low_value,
+        melded,
+        path,
+        depth,
+        best,
+    );
+}
+
+/// Runs the branch-and-bound search over all of `hand`.
+fn search_best(rules: &MeldRules, ms: &[u64], vs: &[u32], hand: u64, best: &mut impl Best) {
+    let meldable = ms.iter().fold(0, |a, m| a | m) & hand;
+    let rest = rules.value_of(CardSet(meldable));
+    let mut path = [0usize; 64];
+    most_melded(rules, ms, vs, 0, meldable, rest, 0, &mut path, 0, best);
 }
 
 /// The packing visit of `analyze_discards`, without the path.
@@ -428,22 +466,27 @@ fn each_cover(
 pub fn least_deadwood(rules: &MeldRules, hand: CardSet) -> u32 {
     let h = hand.0 & CardSet::FULL.0;
     let total = rules.value_of(CardSet(h));
-    total - with_candidates(rules, h, |ms, vs| max_melded(ms, vs, 0, h))
+    total
+        - with_candidates(rules, h, |ms, vs| {
+            let mut best = BestValue(0);
+            search_best(rules, ms, vs, h, &mut best);
+            best.0
+        })
 }
 
 /// One arrangement with the least deadwood (0..=11 cards). Deterministic.
 pub fn best_arrangement(rules: &MeldRules, hand: CardSet) -> Arrangement {
     let h = hand.0 & CardSet::FULL.0;
     let melds = with_candidates(rules, h, |ms, vs| {
-        let mut best: Option<(u32, Vec<usize>)> = None;
-        let mut path = Vec::new();
-        each_packing(ms, vs, 0, h, 0, 0, &mut path, &mut |_, melded, p| {
-            if best.as_ref().is_none_or(|(b, _)| melded > *b) {
-                best = Some((melded, p.to_vec()));
-            }
-        });
-        best.map(|(_, p)| p.iter().map(|&j| CardSet(ms[j])).collect::<Vec<_>>())
-            .unwrap_or_default()
+        let mut best = BestPath {
+            value: 0,
+            path: Vec::new(),
+        };
+        search_best(rules, ms, vs, h, &mut best);
+        best.path
+            .iter()
+            .map(|&j| CardSet(ms[j]))
+            .collect::<Vec<_>>()
     });
     let covered = melds.iter().fold(0, |acc, m| acc | m.0);
     let unmelded = CardSet(h & !covered);
@@ -663,18 +706,342 @@ pub fn apply_lay_offs(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::set;
+    use crate::cards::{parse_cards, set};
+    use proptest::prelude::*;
 
     fn std() -> MeldRules {
         MeldRules::standard()
     }
 
+    fn with_ace(ace: AceRank, wrap: bool) -> MeldRules {
+        MeldRules {
+            ace,
+            wrap,
+            ..MeldRules::standard()
+        }
+    }
+
+    fn card(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+
+    fn cards(s: &str) -> Vec<Card> {
+        parse_cards(s).unwrap()
+    }
+
+    #[test]
+    fn ace_low_runs_a23_but_not_qka() {
+        let r = std();
+        assert!(is_meld(&r, set("AS 2S 3S")));
+        assert!(!is_meld(&r, set("QS KS AS")));
+        assert!(!is_meld(&r, set("KS AS 2S")));
+        assert_eq!(least_deadwood(&r, set("QS KS AS")), 21);
+        assert_eq!(least_deadwood(&r, set("AS 2S 3S")), 0);
+    }
+
+    #[test]
+    fn ace_high_both_and_round_the_corner() {
+        let high = with_ace(AceRank::High, false);
+        assert!(is_meld(&high, set("QS KS AS")) && !is_meld(&high, set("AS 2S 3S")));
+        let both = with_ace(AceRank::Both, false);
+        assert!(is_meld(&both, set("QS KS AS")) && is_meld(&both, set("AS 2S 3S")));
+        assert!(!is_meld(&both, set("KS AS 2S")));
+        let wrap = with_ace(AceRank::Both, true);
+        assert!(is_meld(&wrap, set("KS AS 2S")) && is_meld(&wrap, set("JH QH KH AH 2H 3H")));
+        assert!(!is_meld(&wrap, set("KS AS 3S")));
+        let suit = CardSet::FULL.intersect(CardSet(0x1fff << 16));
+        assert!(is_meld(&wrap, suit) && is_meld(&both, suit) && is_meld(&std(), suit));
+        // A wrapped hand of a whole suit is one meld, not thirteen.
+        assert_eq!(least_deadwood(&wrap, suit), 0);
+    }
+
+    #[test]
+    fn melds_in_play_order() {
+        let show = |r: &MeldRules, s: &str| cards_text(&meld_cards(r, set(s)));
+        assert_eq!(show(&std(), "3S AS 2S"), "AS 2S 3S");
+        assert_eq!(
+            show(&with_ace(AceRank::High, false), "AS QS KS"),
+            "QS KS AS"
+        );
+        assert_eq!(
+            show(&with_ace(AceRank::Both, false), "AS QS KS"),
+            "QS KS AS"
+        );
+        assert_eq!(
+            show(&with_ace(AceRank::Both, false), "AS 3S 2S"),
+            "AS 2S 3S"
+        );
+        let wrap = with_ace(AceRank::Both, true);
+        assert_eq!(show(&wrap, "2S AS KS"), "KS AS 2S");
+        assert_eq!(show(&wrap, "2S AS KS QS 3S"), "QS KS AS 2S 3S");
+        assert_eq!(show(&std(), "7H 7C 7D"), "7C 7D 7H");
+    }
+
+    #[test]
+    fn a_hand_that_needs_runs() {
+        let a = best_arrangement(&std(), set("2C 3C 4C 5C 6C 2D 4D 6D KH KS"));
+        assert_eq!(a.deadwood, 32);
+        assert_eq!(a.melds, vec![set("2C 3C 4C 5C 6C")]);
+    }
+
+    #[test]
+    fn a_hand_that_needs_sets() {
+        let a = best_arrangement(&std(), set("7C 7D 7H 7S 2C 5D 9H JS QS KD"));
+        assert_eq!(a.deadwood, 46);
+        assert_eq!(a.melds, vec![set("7C 7D 7H 7S")]);
+    }
+
+    #[test]
+    fn a_hand_that_needs_a_run_and_a_set_crossing() {
+        // Sets of fours and sevens meld 33; the sevens and 4S 5S 6S meld 36.
+        let a = best_arrangement(&std(), set("4S 5S 6S 7S 4D 7D 4C 7C KH QH"));
+        assert_eq!(a.deadwood, 28);
+        assert_eq!(a.unmelded, set("4C 4D KH QH"));
+    }
+
     #[test]
     fn trap_hand_knocks_at_ten() {
+        // Taking the most value first (the run 4S-6S and 3C-6C plus...) and then shedding the
+        // highest card gets 12; the exact answer discards 6D and knocks with 10.
         let hand = set("2S 4S 5S 6S 3C 4C 5C 6C 3D 6D 5H");
         let a = analyze_discards(&std(), hand);
         assert_eq!(a.best, 10);
-        let c: Card = "6D".parse().unwrap();
-        assert!(a.after_discard.contains(&(c, 10)));
+        assert!(!a.big_gin);
+        assert!(a.after_discard.contains(&(card("6D"), 10)));
+        let rest = best_arrangement(&std(), hand.without(card("6D")));
+        assert_eq!(rest.deadwood, 10);
+        assert_eq!(rest.melds, vec![set("3C 4C 5C 6C"), set("4S 5S 6S")]);
+        assert_eq!(least_deadwood(&std(), hand.without(card("6D"))), 10);
+    }
+
+    #[test]
+    fn discards_are_exact_for_every_card() {
+        let hand = set("AS 2S 3S 4S 7C 7D 7H 9D 9S 9H KH");
+        let a = analyze_discards(&std(), hand);
+        assert_eq!(a.after_discard.len(), 11);
+        for &(c, d) in &a.after_discard {
+            assert_eq!(d, least_deadwood(&std(), hand.without(c)), "{c}");
+        }
+        assert_eq!(a.best, 0);
+        let big = analyze_discards(&std(), set("AS 2S 3S 4S 7C 7D 7H 9D 9S 9H 9C"));
+        assert!(big.big_gin);
+    }
+
+    #[test]
+    fn chained_lay_off_onto_a_run() {
+        let knocker = [set("5S 6S 7S"), set("KC KD KH")];
+        let plan = best_lay_off(&std(), &knocker, set("8S 9S 2D 4H"));
+        let laid: Vec<(Card, usize)> = plan.lay_offs.iter().map(|l| (l.card, l.onto)).collect();
+        assert_eq!(laid, vec![(card("8S"), 0), (card("9S"), 0)]);
+        assert_eq!(plan.extended[0], set("5S 6S 7S 8S 9S"));
+        assert_eq!(plan.own.deadwood, 6);
+
+        // His own run 8S 9S TS melds anyway: laying it off gains nothing, but may be done.
+        let defender = set("8S 9S TS 2D 4H");
+        assert!(best_lay_off(&std(), &knocker, defender).lay_offs.is_empty());
+        let order = [
+            (card("8S"), None),
+            (card("9S"), None),
+            (card("TS"), Some(0)),
+        ];
+        let applied = apply_lay_offs(&std(), &knocker, defender, &order).unwrap();
+        assert_eq!(applied.extended[0], set("5S 6S 7S 8S 9S TS"));
+        assert_eq!(applied.own.deadwood, 6);
+        assert_eq!(applied.own.melds, vec![]);
+
+        let wrong = [(card("9S"), Some(0))];
+        assert_eq!(
+            apply_lay_offs(&std(), &knocker, defender, &wrong)
+                .unwrap_err()
+                .to_string(),
+            "9S does not fit on meld 0 (5S 6S 7S)"
+        );
+    }
+
+    #[test]
+    fn defender_breaks_his_own_meld_when_that_is_better() {
+        // Keeping four sevens leaves 8H; laying 7H and 8H onto 4H-6H keeps three sevens.
+        let knocker = [set("4H 5H 6H")];
+        let plan = best_lay_off(&std(), &knocker, set("7H 7S 7D 7C 8H KS KD"));
+        assert_eq!(plan.own.deadwood, 20);
+        assert_eq!(plan.own.melds, vec![set("7C 7D 7S")]);
+        let laid: Vec<Card> = plan.lay_offs.iter().map(|l| l.card).collect();
+        assert_eq!(laid, cards("7H 8H"));
+    }
+
+    #[test]
+    fn no_lay_off_when_it_gains_nothing() {
+        let knocker = [set("9C 9D 9H")];
+        let plan = best_lay_off(&std(), &knocker, set("9S TS JS QS 2D"));
+        assert!(plan.lay_offs.is_empty());
+        assert_eq!(plan.own.deadwood, 2);
+        assert_eq!(plan.extended, knocker.to_vec());
+    }
+
+    #[test]
+    fn set_grows_to_its_largest_size_only() {
+        let knocker = [set("9C 9D 9H")];
+        let plan = best_lay_off(&std(), &knocker, set("9S 2D"));
+        assert_eq!(plan.extended, vec![set("9C 9D 9H 9S")]);
+        let threes = MeldRules {
+            set_max: 3,
+            ..std()
+        };
+        let plan = best_lay_off(&threes, &knocker, set("9S 2D"));
+        assert!(plan.lay_offs.is_empty());
+        assert_eq!(
+            apply_lay_offs(&threes, &knocker, set("9S"), &[(card("9S"), Some(0))])
+                .unwrap_err()
+                .to_string(),
+            "9S does not fit on meld 0 (9C 9D 9H)"
+        );
+        assert!(!is_meld(
+            &std(),
+            CardSet(0x0001_0001_0001_0001 << 8).with(card("8S"))
+        ));
+    }
+
+    #[test]
+    fn nothing_goes_below_an_ace_low_run() {
+        let knocker = [set("AS 2S 3S")];
+        let plan = best_lay_off(&std(), &knocker, set("KS 4S"));
+        assert_eq!(plan.extended, vec![set("AS 2S 3S 4S")]);
+        assert_eq!(plan.own.unmelded, set("KS"));
+        assert_eq!(
+            apply_lay_offs(&std(), &knocker, set("KS"), &[(card("KS"), None)])
+                .unwrap_err()
+                .to_string(),
+            "KS does not fit on any meld"
+        );
+        let wrap = with_ace(AceRank::Both, true);
+        let plan = best_lay_off(&wrap, &knocker, set("KS QS"));
+        assert_eq!(plan.extended, vec![set("QS KS AS 2S 3S")]);
+        assert_eq!(plan.lay_offs[0].card, card("KS"));
+    }
+
+    #[test]
+    fn every_meld_error_in_words() {
+        let r = std();
+        let hand = set("5S 6S 7S 4C 5D 6C QD");
+        let check = |melds: &[&str]| {
+            let melds: Vec<Vec<Card>> = melds.iter().map(|m| cards(m)).collect();
+            check_arrangement(&r, hand, &melds).unwrap_err().to_string()
+        };
+        assert_eq!(check(&["7H 8H 9H"]), "7H is not in your hand");
+        assert_eq!(check(&["5S 6S 7S", "5S 5D 5C"]), "5S is in two melds");
+        assert_eq!(check(&["5S 6S 6S 7S"]), "6S is listed twice in one meld");
+        assert_eq!(check(&["4C 5D 6C"]), "4C 5D 6C is not a meld");
+        assert_eq!(check(&[""]), "an empty list of cards is not a meld");
+
+        let knocker = [set("5S 6S 7S"), set("QC QH QS")];
+        let defender = set("8S 9H KS QD 4S");
+        let lay = |offs: &[(&str, Option<usize>)]| {
+            let offs: Vec<(Card, Option<usize>)> =
+                offs.iter().map(|&(c, o)| (card(c), o)).collect();
+            apply_lay_offs(&r, &knocker, defender, &offs)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(lay(&[("8S", Some(3))]), "there is no meld 3 to lay off on");
+        assert_eq!(
+            lay(&[("9H", Some(0))]),
+            "9H does not fit on meld 0 (5S 6S 7S)"
+        );
+        assert_eq!(
+            lay(&[("8S", Some(0)), ("9H", Some(0))]),
+            "9H does not fit on meld 0 (5S 6S 7S 8S)"
+        );
+        assert_eq!(lay(&[("KS", None)]), "KS does not fit on any meld");
+        assert_eq!(lay(&[("8S", None), ("8S", None)]), "8S is laid off twice");
+        assert_eq!(lay(&[("7H", None)]), "7H is not in your hand");
+        let both = [set("QC QH QS"), set("9D TD JD")];
+        let offs = [(card("QD"), None)];
+        assert_eq!(
+            apply_lay_offs(&r, &both, set("QD"), &offs)
+                .unwrap_err()
+                .to_string(),
+            "QD fits more than one meld: say which with onto"
+        );
+        assert!(apply_lay_offs(&r, &both, set("QD"), &[(card("QD"), Some(1))]).is_ok());
+    }
+
+    #[test]
+    fn check_arrangement_accepts_a_real_one() {
+        let hand = set("5S 6S 7S QC QH QS 2D");
+        let melds = vec![cards("7S 5S 6S"), cards("QS QH QC")];
+        let a = check_arrangement(&std(), hand, &melds).unwrap();
+        assert_eq!(a.melds, vec![set("5S 6S 7S"), set("QC QH QS")]);
+        assert_eq!((a.unmelded, a.deadwood), (set("2D"), 2));
+        let none = check_arrangement(&std(), hand, &[]).unwrap();
+        assert_eq!(none.deadwood, 5 + 6 + 7 + 30 + 2);
+    }
+
+    #[test]
+    fn empty_and_odd_hands() {
+        let r = std();
+        assert_eq!(least_deadwood(&r, CardSet::EMPTY), 0);
+        assert_eq!(best_arrangement(&r, CardSet::EMPTY), Arrangement::default());
+        let a = analyze_discards(&r, CardSet::EMPTY);
+        assert!(a.after_discard.is_empty() && !a.big_gin && a.best == 0);
+        // More cards than a hand holds still get an exact answer.
+        assert_eq!(least_deadwood(&r, CardSet::FULL), 0);
+        assert_eq!(
+            least_deadwood(&r, set("AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC KD")),
+            10
+        );
+        let wrap_pairs = MeldRules {
+            set_min: 1,
+            run_min: 1,
+            ..with_ace(AceRank::Both, true)
+        };
+        assert_eq!(
+            least_deadwood(&wrap_pairs, set("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS")),
+            0
+        );
+    }
+
+    fn any_rules() -> impl Strategy<Value = MeldRules> {
+        (
+            prop_oneof![Just(AceRank::Low), Just(AceRank::High), Just(AceRank::Both)],
+            any::<bool>(),
+            3u8..=4,
+            3u8..=4,
+            prop::array::uniform13(0u8..=15),
+        )
+            .prop_map(|(ace, wrap, set_max, run_min, values)| MeldRules {
+                set_min: 3,
+                set_max,
+                run_min,
+                ace,
+                wrap,
+                values,
+            })
+    }
+
+    fn any_hand() -> impl Strategy<Value = CardSet> {
+        let all: Vec<Card> = Card::all().collect();
+        prop::sample::subsequence(all, 0..=11).prop_map(|v| v.into_iter().collect())
+    }
+
+    proptest! {
+        #[test]
+        fn best_arrangement_is_a_real_one_with_least_deadwood(rules in any_rules(), hand in any_hand()) {
+            let best = best_arrangement(&rules, hand);
+            prop_assert_eq!(best.deadwood, least_deadwood(&rules, hand));
+            let listed: Vec<Vec<Card>> = best.melds.iter().map(|&m| meld_cards(&rules, m)).collect();
+            let checked = check_arrangement(&rules, hand, &listed);
+            prop_assert_eq!(checked, Ok(best.clone()));
+            for m in &best.melds {
+                prop_assert!(is_meld(&rules, *m));
+            }
+        }
+
+        #[test]
+        fn discards_agree_with_least_deadwood(rules in any_rules(), hand in any_hand()) {
+            let a = analyze_discards(&rules, hand);
+            for &(c, d) in &a.after_discard {
+                prop_assert_eq!(d, least_deadwood(&rules, hand.without(c)));
+            }
+        }
     }
 }

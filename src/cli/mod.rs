@@ -1,1 +1,2 @@
+pub mod analyze;
 pub mod play;
