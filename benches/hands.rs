@@ -1,0 +1,87 @@
+//! Whole hands: uniformly random legal play (legal actions computed exactly at every step) and
+//! bot play, from the deal to the end of the hand.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use gin_rules::bot;
+use gin_rules::engine::{NewGame, legal_actions, new_game, step};
+use gin_rules::hooks::NoHooks;
+use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn reference() -> RulesetRef {
+    RulesetRef {
+        id: "standard".into(),
+        options: vec![],
+        authored: None,
+    }
+}
+
+fn random_hand(rules: &Ruleset, seed: u64, rng: &mut ChaCha8Rng) -> usize {
+    let mut game = NewGame::seeded(reference(), seed);
+    game.target = Some(Target::SingleHand);
+    let Ok(dealt) = new_game(rules, &NoHooks, game) else {
+        return 0;
+    };
+    let mut state = dealt.state;
+    let mut steps = 0;
+    loop {
+        let legal = legal_actions(rules, &state);
+        if legal.is_empty() {
+            return steps;
+        }
+        let a = &legal[rng.random_range(0..legal.len())];
+        match step(rules, &NoHooks, &state, a) {
+            Ok(next) => state = next.state,
+            Err(_) => return steps,
+        }
+        steps += 1;
+    }
+}
+
+fn bot_hand(rules: &Ruleset, seed: u64) -> usize {
+    let mut game = NewGame::seeded(reference(), seed);
+    game.target = Some(Target::SingleHand);
+    let Ok(dealt) = new_game(rules, &NoHooks, game) else {
+        return 0;
+    };
+    let mut state = dealt.state;
+    let mut steps = 0;
+    while let Some(&seat) = state.to_act().first() {
+        let Some(a) = bot::choose(rules, &state, seat) else {
+            break;
+        };
+        match step(rules, &NoHooks, &state, &a) {
+            Ok(next) => state = next.state,
+            Err(_) => break,
+        }
+        steps += 1;
+    }
+    steps
+}
+
+fn hands(c: &mut Criterion) {
+    let rules = Ruleset::standard();
+    let mut g = c.benchmark_group("hand");
+    g.throughput(Throughput::Elements(1));
+    let mut seed = 0u64;
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    g.bench_function("random legal play", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(random_hand(&rules, seed, &mut rng))
+        })
+    });
+    g.bench_function("bot play", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(bot_hand(&rules, seed))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, hands);
+criterion_main!(benches);
