@@ -191,7 +191,7 @@ fn a_tie_is_an_undercut_worth_25_and_the_loser_deals_next() {
     assert_eq!(r.winner, Some(0));
     assert_eq!(r.deadwood, vec![9, 9]);
     assert_eq!(r.points, vec![25, 0]);
-    assert_eq!(s.scores.totals, vec![25, 0]);
+    assert_eq!(s.scores().totals, vec![25, 0]);
     // Seat 1 lost the hand, so seat 1 deals the next.
     let (s, events) = act(&s, 1, ActionKind::NextHand);
     assert!(matches!(
@@ -571,7 +571,7 @@ fn a_match_ends_at_the_target() {
     }
     let w = s.winners.clone().unwrap();
     assert_eq!(w.len(), 1);
-    assert!(s.scores.totals[usize::from(w[0])] >= 100);
+    assert!(s.scores().totals[usize::from(w[0])] >= 100);
     assert!(legal_actions(&rules, &s).is_empty());
     assert!(matches!(
         step(&rules, &NoHooks, &s, &Action::new(0, ActionKind::NextHand)),

@@ -60,7 +60,7 @@ impl Snapshot {
         let legal_actions = engine::legal_actions(rules, &state);
         let views = engine::views(rules, &state);
         let to_act = state.to_act();
-        let scores = state.scores.clone();
+        let scores = state.scores();
         let events = events.iter().map(|e| e.seen_by(None)).collect();
         let state = match &app.sealer {
             Some(sealer) => StateOutput::Sealed(sealer.seal(&state)),

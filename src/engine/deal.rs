@@ -4,7 +4,9 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 use crate::cards::{Card, CardSet};
-use crate::hooks::{DealInfo, HookError, Hooks};
+use crate::hooks::{
+    DealInfo, HookError, Hooks, MatchLayout, SeatingInfo, TableSeating, check_seating,
+};
 use crate::ruleset::{Ruleset, Seat};
 
 use super::error::DealError;
@@ -83,16 +85,26 @@ pub fn cut_for_dealer(seed: u64, seats: u8) -> Seat {
     cutting.first().copied().unwrap_or(0)
 }
 
-/// Which seats play at which table when `dealer` deals: `(table dealer, [first to act, dealer's role])`.
-pub fn seating(rules: &Ruleset, dealer: Seat) -> Vec<(Seat, [Seat; 2])> {
-    let n = rules.seats.max(2);
-    let next = |k: u8| (dealer + k) % n;
-    if n == 2 {
-        vec![(dealer, [next(1), dealer])]
-    } else {
-        // The dealer deals to the two seats after them and sits the hand out.
-        vec![(dealer, [next(1), next(2)])]
-    }
+/// Which seats play at which table when `dealer` deals (through the `seating` hook).
+pub fn seating(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    layout: &MatchLayout,
+    dealer: Seat,
+    deal_number: u32,
+) -> Result<Vec<TableSeating>, HookError> {
+    let info = SeatingInfo {
+        seats: rules.seats,
+        dealer,
+        hand_number: deal_number,
+        layout,
+    };
+    let tables = hooks.seating(&info)?;
+    check_seating(&tables, rules.seats).map_err(|message| HookError {
+        hook: "seating".into(),
+        message,
+    })?;
+    Ok(tables)
 }
 
 /// Checks an explicit deck: exactly the 52 cards, each once.
@@ -152,7 +164,7 @@ pub(crate) fn deal_table(
         upcard,
         dealer,
         hand_number: state.deal_number,
-        totals: &state.scores.totals,
+        totals: &state.record.seat_totals(usize::from(rules.seats)),
         knock_limit: rules.knock_limit,
     };
     let knock_limit = hooks.knock_limit(&info)?;
@@ -210,7 +222,15 @@ pub(crate) fn deal_all(
 ) -> Result<Vec<Event>, DealError> {
     let mut tables = Vec::new();
     let mut events = Vec::new();
-    for (t, (table_dealer, seats)) in seating(rules, dealer).into_iter().enumerate() {
+    let seated = seating(
+        rules,
+        hooks,
+        &state.record.layout,
+        dealer,
+        state.deal_number,
+    )?;
+    for (t, seat) in seated.into_iter().enumerate() {
+        let (table_dealer, seats) = (seat.dealer, seat.players);
         let t = t as u8;
         let deck = match decks.get(usize::from(t)) {
             Some(d) => d.clone(),

@@ -1,12 +1,14 @@
 //! Starting a game.
 
+use std::sync::Arc;
+
 use crate::cards::Card;
-use crate::hooks::Hooks;
+use crate::hooks::{HookError, Hooks, LayoutInfo};
 use crate::ruleset::{Ruleset, RulesetRef, Seat, Target};
 
 use super::deal::{check_deck, cut_for_dealer, deal_all, seating};
 use super::error::DealError;
-use super::state::{STATE_VERSION, Scores, State};
+use super::state::{MatchRecord, STATE_VERSION, State};
 use super::step::Stepped;
 
 /// What a new game is dealt from.
@@ -42,8 +44,14 @@ pub fn new_game(rules: &Ruleset, hooks: &dyn Hooks, game: NewGame) -> Result<Ste
         Some(d) => d,
         None => cut_for_dealer(game.seed, seats),
     };
+    let target = game.target.unwrap_or(rules.match_rules.default_target);
+    let layout = hooks.match_layout(&LayoutInfo { seats, target })?;
+    layout.check(seats).map_err(|message| HookError {
+        hook: "match_layout".into(),
+        message,
+    })?;
     if !game.decks.is_empty() {
-        let tables = seating(rules, dealer).len();
+        let tables = seating(rules, hooks, &layout, dealer, 0)?.len();
         if game.decks.len() != tables {
             return Err(DealError::WrongDeckCount {
                 needed: tables,
@@ -54,18 +62,13 @@ pub fn new_game(rules: &Ruleset, hooks: &dyn Hooks, game: NewGame) -> Result<Ste
             check_deck(deck)?;
         }
     }
-    let n = usize::from(seats);
     let mut state = State {
         version: STATE_VERSION,
-        ruleset: game.ruleset,
+        ruleset: Arc::new(game.ruleset),
         seed: game.seed,
-        target: game.target.unwrap_or(rules.match_rules.default_target),
+        target,
         deal_number: 0,
-        scores: Scores {
-            totals: vec![0; n],
-            hands_won: vec![0; n],
-            bonuses: None,
-        },
+        record: Arc::new(MatchRecord::new(layout)),
         tables: Vec::new(),
         winners: None,
     };

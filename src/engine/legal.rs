@@ -76,6 +76,7 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
         } => {
             let hand = table.hands[r];
             let analysis = melds::analyze_discards(&rules.melds, hand);
+            out.reserve(2 * analysis.after_discard.len() + 1);
             for &(card, deadwood) in &analysis.after_discard {
                 if Some(card) == *taken && !rules.discard_taken_card {
                     continue;

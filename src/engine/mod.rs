@@ -22,7 +22,9 @@ pub use event::Event;
 pub use game::{NewGame, new_game};
 pub use legal::legal_actions;
 pub use pile::Pile;
-pub use state::{Bonuses, HandResult, Knock, Outcome, Phase, STATE_VERSION, Scores, State, Table};
+pub use state::{
+    GameBonus, HandResult, Knock, MatchRecord, Outcome, Phase, STATE_VERSION, Scores, State, Table,
+};
 pub use step::{Stepped, step};
 pub use validate::{InvalidState, validate};
 pub use view::{KnockView, PlayerView, SeatView, view, views};

@@ -1,10 +1,16 @@
 //! Scoring a hand, recording a deal into the match, the end of the match and the next dealer.
 
+use std::sync::Arc;
+
+use crate::hooks::{
+    DealerInfo, GameScore, HandOutcome, HookError, Hooks, RecordInfo, TableResult, TableSeating,
+    check_entries,
+};
 use crate::melds::{Arrangement, LayOff};
-use crate::ruleset::{NextDealer, Ruleset, Seat, Target};
+use crate::ruleset::{Ruleset, Seat, Target};
 
 use super::event::Event;
-use super::state::{Bonuses, HandResult, Knock, Outcome, Phase, State, Table};
+use super::state::{GameBonus, HandResult, Knock, MatchRecord, Outcome, Phase, State, Table};
 use super::step::show;
 
 /// Scores a hand that went out. `knocker` is the knocker's role at the table.
@@ -67,124 +73,206 @@ pub(crate) fn dead_result(rules: &Ruleset, table_index: u8) -> HandResult {
     }
 }
 
-fn results(state: &State) -> impl Iterator<Item = &HandResult> {
-    state.tables.iter().filter_map(|t| match &t.phase {
-        Phase::Over { result } => Some(result.as_ref()),
-        _ => None,
-    })
+fn finished(state: &State) -> Vec<TableResult> {
+    state
+        .tables
+        .iter()
+        .filter_map(|t| match &t.phase {
+            Phase::Over { result } => Some(TableResult {
+                table: result.table,
+                seating: TableSeating {
+                    dealer: t.dealer,
+                    players: t.seats,
+                },
+                outcome: match result.outcome {
+                    Outcome::Gin => HandOutcome::Gin,
+                    Outcome::BigGin => HandOutcome::BigGin,
+                    Outcome::Knock => HandOutcome::Knock,
+                    Outcome::Undercut => HandOutcome::Undercut,
+                    Outcome::Dead => HandOutcome::Dead,
+                },
+                winner: result.winner,
+                points: result
+                    .winner
+                    .and_then(|w| result.points.get(usize::from(w)))
+                    .map_or(0, |&p| u32::try_from(p).unwrap_or(u32::MAX)),
+                multiplier: result.multiplier,
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
-/// Once every table of the deal is over: adds the hands to the match and ends it if it is won.
-pub(crate) fn record_deal(rules: &Ruleset, state: &mut State, events: &mut Vec<Event>) {
-    let mut all_dead = true;
-    let finished: Vec<HandResult> = results(state).cloned().collect();
-    for result in &finished {
-        for (total, p) in state.scores.totals.iter_mut().zip(&result.points) {
-            *total += p;
-        }
-        if let Some(w) = result.winner {
-            all_dead = false;
-            if let Some(won) = state.scores.hands_won.get_mut(usize::from(w)) {
-                *won += 1;
-            }
+fn hook_refused(hook: &str, message: String) -> HookError {
+    HookError {
+        hook: hook.into(),
+        message,
+    }
+}
+
+/// Once every table of the deal is over: enters the deal into the match (through the
+/// `record_result` hook), closes the games that are won, and ends the match when all are closed.
+pub(crate) fn record_deal(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    state: &mut State,
+    events: &mut Vec<Event>,
+) -> Result<(), HookError> {
+    let results = finished(state);
+    let info = RecordInfo {
+        hand_number: state.deal_number,
+        target: state.target,
+        layout: &state.record.layout,
+        games: &state.record.games,
+        results: &results,
+    };
+    let entries = hooks.record_result(&info)?;
+    check_entries(&entries, &state.record.layout, &state.record.games)
+        .map_err(|m| hook_refused("record_result", m))?;
+    let record = Arc::make_mut(&mut state.record);
+    for e in &entries {
+        let game = &mut record.games[usize::from(e.game)];
+        let side = usize::from(e.side);
+        game.points[side] += i64::from(e.points);
+        if e.points > 0 {
+            game.hands_won[side] += 1;
         }
     }
-    let winners = match state.target {
-        Target::SingleHand => Some(match finished.iter().find_map(|r| r.winner) {
-            Some(w) if !all_dead => vec![w],
+    let one_hand = state.target == Target::SingleHand;
+    for g in 0..record.games.len() {
+        if record.games[g].closed {
+            continue;
+        }
+        let leader = leader(&record.games[g].points);
+        let won = match state.target {
+            Target::SingleHand => true,
+            Target::Points(t) => leader.is_some_and(|(_, best)| best >= i64::from(t)),
+        };
+        if !won {
+            continue;
+        }
+        record.games[g].closed = true;
+        if let Some((side, _)) = leader
+            && let Some(b) = classic_bonuses(rules, &record.games[g], g, side)
+        {
+            record.bonuses.push(b);
+        }
+    }
+    if record.games.iter().all(|g| g.closed) {
+        let finals = final_totals(record);
+        let all_dead = results.iter().all(|r| r.winner.is_none());
+        let winners: Vec<Seat> = match leader(&finals) {
+            Some((side, _)) if !(one_hand && all_dead) => {
+                let mut seats = record.layout.sides[side].clone();
+                seats.sort_unstable();
+                seats
+            }
             _ => Vec::new(),
-        }),
-        Target::Points(target) => {
-            let best = state.scores.totals.iter().copied().max().unwrap_or(0);
-            let leaders: Vec<Seat> = (0..state.scores.totals.len() as Seat)
-                .filter(|&s| state.scores.totals[usize::from(s)] == best)
-                .collect();
-            (best >= i64::from(target) && leaders.len() == 1).then_some(leaders)
-        }
-    };
-    if let Some(winners) = winners {
-        if let [w] = winners[..] {
-            state.scores.bonuses = classic_bonuses(rules, state, w);
-        }
+        };
         events.push(Event::MatchOver {
             winners: winners.clone(),
-            totals: state.scores.totals.clone(),
+            totals: finals,
         });
         state.winners = Some(winners);
     }
+    Ok(())
 }
 
-/// Game, box and shutout bonuses at the end of a game, when the ruleset awards any.
-fn classic_bonuses(rules: &Ruleset, state: &State, winner: Seat) -> Option<Bonuses> {
+/// The side with the most points, if it leads alone.
+fn leader(points: &[i64]) -> Option<(usize, i64)> {
+    let best = points.iter().copied().max()?;
+    let mut at_best = points.iter().enumerate().filter(|&(_, &p)| p == best);
+    let (side, _) = at_best.next()?;
+    at_best.next().is_none().then_some((side, best))
+}
+
+/// Each side's final total: every game's points, with that game's bonuses where awarded.
+fn final_totals(record: &MatchRecord) -> Vec<i64> {
+    let mut totals = vec![0; record.layout.sides.len()];
+    for (g, game) in record.games.iter().enumerate() {
+        let with_bonus = record.bonuses.iter().find(|b| usize::from(b.game) == g);
+        let points = with_bonus.map_or(&game.points, |b| &b.totals);
+        for (t, p) in totals.iter_mut().zip(points) {
+            *t += p;
+        }
+    }
+    totals
+}
+
+/// Game, box and shutout bonuses for a game that just closed, when the ruleset awards any.
+fn classic_bonuses(
+    rules: &Ruleset,
+    game: &GameScore,
+    index: usize,
+    winner: usize,
+) -> Option<GameBonus> {
     let m = &rules.match_rules;
     if m.game_bonus == 0 && m.box_bonus == 0 && m.shutout_multiplier <= 1 {
         return None;
     }
-    let n = state.scores.totals.len();
-    let w = usize::from(winner);
-    let mut game = vec![0i64; n];
-    game[w] = i64::from(m.game_bonus);
-    let boxes: Vec<i64> = state
-        .scores
+    let n = game.points.len();
+    let mut game_bonus = vec![0i64; n];
+    game_bonus[winner] = i64::from(m.game_bonus);
+    let boxes: Vec<i64> = game
         .hands_won
         .iter()
         .map(|&h| i64::from(h) * i64::from(m.box_bonus))
         .collect();
-    let shut_out = state
-        .scores
-        .totals
+    let shut_out = game
+        .points
         .iter()
         .enumerate()
-        .all(|(s, &t)| s == w || t == 0);
+        .all(|(s, &t)| s == winner || t == 0);
     let shutout = if shut_out {
         m.shutout_multiplier.max(1)
     } else {
         1
     };
-    let final_totals = (0..n)
+    let totals = (0..n)
         .map(|s| {
-            let total = state.scores.totals[s] + game[s] + boxes.get(s).copied().unwrap_or(0);
-            if s == w {
+            let total = game.points[s] + game_bonus[s] + boxes[s];
+            if s == winner {
                 total * i64::from(shutout)
             } else {
                 total
             }
         })
         .collect();
-    Some(Bonuses {
-        game,
+    Some(GameBonus {
+        game: index as u8,
+        winner: winner as u8,
+        game_bonus,
         boxes,
         shutout,
-        final_totals,
+        totals,
     })
 }
 
-/// Who deals the next hand: the same dealer after a dead hand, else as the ruleset says.
-pub(crate) fn next_dealer(rules: &Ruleset, state: &State) -> Seat {
-    let Some(table) = state.tables.first() else {
-        return 0;
+/// Who deals the next deal (through the `next_dealer` hook).
+pub(crate) fn next_dealer(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    state: &State,
+) -> Result<Seat, HookError> {
+    let dealer = state.tables.first().map_or(0, |t| t.dealer);
+    let results = finished(state);
+    let info = DealerInfo {
+        seats: rules.seats,
+        dealer,
+        hand_number: state.deal_number,
+        rule: rules.next_dealer,
+        layout: &state.record.layout,
+        results: &results,
     };
-    let dealer = table.dealer;
-    let winner = results(state).next().and_then(|r| r.winner);
-    let Some(winner) = winner else {
-        return dealer;
-    };
-    let seats = rules.seats.max(1);
-    let loser = table
-        .seats
-        .iter()
-        .copied()
-        .find(|&s| s != winner)
-        .unwrap_or(dealer);
-    match rules.next_dealer {
-        NextDealer::Loser => loser,
-        NextDealer::Winner => winner,
-        NextDealer::Alternate => table
-            .seats
-            .iter()
-            .copied()
-            .find(|&s| s != dealer)
-            .unwrap_or(dealer),
-        NextDealer::NextInTurn => (dealer + 1) % seats,
+    let next = hooks.next_dealer(&info)?;
+    if next >= rules.seats {
+        return Err(hook_refused(
+            "next_dealer",
+            format!(
+                "returned seat {next}, but the game has seats 0 to {}",
+                rules.seats - 1
+            ),
+        ));
     }
+    Ok(next)
 }

@@ -1,8 +1,11 @@
 //! The whole of a game: everything a server needs to continue it travels in a `State`.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, CardSet};
+use crate::hooks::{GameScore, MatchLayout};
 use crate::melds::LayOff;
 use crate::ruleset::{RulesetRef, Seat, Target};
 
@@ -16,13 +19,16 @@ pub const STATE_VERSION: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct State {
     pub version: u32,
-    pub ruleset: RulesetRef,
+    #[schema(value_type = RulesetRef)]
+    pub ruleset: Arc<RulesetRef>,
     /// Every shuffle of the match comes from this seed.
     pub seed: u64,
     pub target: Target,
     /// Deals so far, counting dead hands dealt again (0 for the first deal).
     pub deal_number: u32,
-    pub scores: Scores,
+    /// The match so far (shared between successive states until a deal is recorded).
+    #[schema(value_type = MatchRecord)]
+    pub record: Arc<MatchRecord>,
     /// The tables of the current deal (one, except in forms with two tables).
     pub tables: Vec<Table>,
     /// Set once the match is over.
@@ -166,27 +172,119 @@ pub struct HandResult {
     pub multiplier: u32,
 }
 
-/// Match scores.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct Scores {
-    /// Points toward the target, per seat.
-    pub totals: Vec<i64>,
-    /// Hands won per seat (the boxes of the classic bonuses).
-    pub hands_won: Vec<u32>,
-    /// Final scores with the classic bonuses, once a game with bonuses ends.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bonuses: Option<Bonuses>,
+/// The match so far: who scores together, and each game's points.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct MatchRecord {
+    /// Who scores together (`sides`, each a list of seats) and how many games are scored at once.
+    #[schema(value_type = Object)]
+    pub layout: MatchLayout,
+    /// One entry per game scored at once (three Hollywood columns, else one):
+    /// `{"points": [per side], "hands_won": [per side], "closed": bool}`.
+    #[schema(value_type = Vec<Object>)]
+    pub games: Vec<GameScore>,
+    /// The classic bonuses of each game closed so far, when the ruleset awards any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bonuses: Vec<GameBonus>,
 }
 
-/// The classic bonuses awarded when a game ends.
+/// The bonuses awarded when one game (or Hollywood column) closed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct Bonuses {
-    pub game: Vec<i64>,
+pub struct GameBonus {
+    pub game: u8,
+    /// The side that won the game.
+    pub winner: u8,
+    /// Per side.
+    pub game_bonus: Vec<i64>,
+    /// Per side: the box bonus for every hand won in the game.
     pub boxes: Vec<i64>,
     /// The multiplier applied to the winner for a shutout (1 when none).
     pub shutout: u32,
-    /// Totals, bonuses and shutout included.
-    pub final_totals: Vec<i64>,
+    /// Per side: the game's points with its bonuses.
+    pub totals: Vec<i64>,
+}
+
+/// Match scores as players read them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Scores {
+    /// Points toward the target per side: per seat, or per team when `teams` is given; summed
+    /// over the columns in Hollywood scoring.
+    pub totals: Vec<i64>,
+    /// The seats of each team, when players score in teams.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub teams: Option<Vec<Vec<Seat>>>,
+    /// Hands won per side.
+    pub hands_won: Vec<u32>,
+    /// Each game's points per side and whether it is closed, when several games are scored at
+    /// once: `{"points": [per side], "hands_won": [per side], "closed": bool}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub columns: Option<Vec<GameScore>>,
+    /// Classic bonuses awarded as games closed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bonuses: Vec<GameBonus>,
+}
+
+impl MatchRecord {
+    pub fn new(layout: MatchLayout) -> MatchRecord {
+        let sides = layout.sides.len();
+        let games = (0..layout.games)
+            .map(|_| GameScore {
+                points: vec![0; sides],
+                hands_won: vec![0; sides],
+                closed: false,
+            })
+            .collect();
+        MatchRecord {
+            layout,
+            games,
+            bonuses: Vec::new(),
+        }
+    }
+
+    /// Points per side, summed over the games.
+    pub fn totals(&self) -> Vec<i64> {
+        let mut totals = vec![0; self.layout.sides.len()];
+        for g in &self.games {
+            for (t, p) in totals.iter_mut().zip(&g.points) {
+                *t += p;
+            }
+        }
+        totals
+    }
+
+    /// Each seat's side's total.
+    pub fn seat_totals(&self, seats: usize) -> Vec<i64> {
+        let totals = self.totals();
+        (0..seats as Seat)
+            .map(|s| {
+                self.layout
+                    .side_of(s)
+                    .and_then(|side| totals.get(side).copied())
+                    .unwrap_or(0)
+            })
+            .collect()
+    }
+
+    pub fn scores(&self) -> Scores {
+        let mut hands_won = vec![0; self.layout.sides.len()];
+        for g in &self.games {
+            for (t, p) in hands_won.iter_mut().zip(&g.hands_won) {
+                *t += p;
+            }
+        }
+        Scores {
+            totals: self.totals(),
+            teams: self
+                .layout
+                .sides
+                .iter()
+                .any(|s| s.len() > 1)
+                .then(|| self.layout.sides.clone()),
+            hands_won,
+            columns: (self.games.len() > 1).then(|| self.games.clone()),
+            bonuses: self.bonuses.clone(),
+        }
+    }
 }
 
 impl State {
@@ -202,7 +300,11 @@ impl State {
     }
 
     pub fn seats(&self) -> usize {
-        self.scores.totals.len()
+        self.record.layout.sides.iter().map(Vec::len).sum()
+    }
+
+    pub fn scores(&self) -> Scores {
+        self.record.scores()
     }
 
     /// Seats that may act now.

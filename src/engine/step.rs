@@ -63,7 +63,7 @@ pub fn step(
     };
     play(&ctx, &mut next.tables[t], seat, &action.kind, &mut events)?;
     if next.is_between_hands() {
-        score::record_deal(rules, &mut next, &mut events);
+        score::record_deal(rules, hooks, &mut next, &mut events)?;
     }
     Ok(Stepped {
         state: next,
@@ -72,7 +72,7 @@ pub fn step(
 }
 
 fn next_hand(rules: &Ruleset, hooks: &dyn Hooks, state: &State) -> Result<Stepped, StepError> {
-    let dealer = score::next_dealer(rules, state);
+    let dealer = score::next_dealer(rules, hooks, state)?;
     let mut next = state.clone();
     next.deal_number += 1;
     let events = deal::deal_all(rules, hooks, &mut next, dealer, &[])?;

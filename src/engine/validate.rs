@@ -1,10 +1,10 @@
 //! Checking a state that arrives from outside before anything is done with it.
 
 use crate::cards::CardSet;
+use crate::hooks::{TableSeating, check_seating};
 use crate::melds;
 use crate::ruleset::Ruleset;
 
-use super::deal::seating;
 use super::state::{Outcome, Phase, STATE_VERSION, State, Table};
 
 /// A state that cannot be played, with every problem found.
@@ -24,33 +24,50 @@ pub fn validate(rules: &Ruleset, state: &State) -> Result<(), InvalidState> {
         ));
     }
     let seats = usize::from(rules.seats);
-    if state.scores.totals.len() != seats {
+    let record = &state.record;
+    if let Err(e) = record.layout.check(rules.seats) {
+        p.push(format!("the match layout is wrong: {e}"));
+    }
+    if record.games.is_empty() || usize::from(record.layout.games) != record.games.len() {
         p.push(format!(
-            "scores list {} seats, the ruleset has {seats}",
-            state.scores.totals.len()
+            "the match scores {} games, its layout {}",
+            record.games.len(),
+            record.layout.games
         ));
     }
-    if state.scores.hands_won.len() != seats {
+    let sides = record.layout.sides.len();
+    if record
+        .games
+        .iter()
+        .any(|g| g.points.len() != sides || g.hands_won.len() != sides)
+    {
         p.push(format!(
-            "hands won list {} seats, the ruleset has {seats}",
-            state.scores.hands_won.len()
+            "the scores do not list the {sides} sides of the match"
         ));
+    }
+    if record.bonuses.iter().any(|b| {
+        usize::from(b.game) >= record.games.len()
+            || [&b.game_bonus, &b.boxes, &b.totals]
+                .iter()
+                .any(|v| v.len() != sides)
+    }) {
+        p.push("a game bonus does not fit the match".into());
     }
     if let Some(w) = &state.winners
         && w.iter().any(|&s| usize::from(s) >= seats)
     {
         p.push("a winner is not a seat of this game".into());
     }
-    let expected_tables = state
+    let seatings: Vec<TableSeating> = state
         .tables
-        .first()
-        .map(|t| seating(rules, t.dealer).len())
-        .unwrap_or(1);
-    if state.tables.len() != expected_tables {
-        p.push(format!(
-            "{} tables in play, the ruleset plays {expected_tables}",
-            state.tables.len()
-        ));
+        .iter()
+        .map(|t| TableSeating {
+            dealer: t.dealer,
+            players: t.seats,
+        })
+        .collect();
+    if let Err(e) = check_seating(&seatings, rules.seats) {
+        p.push(format!("the tables are wrong: {e}"));
     }
     for (i, table) in state.tables.iter().enumerate() {
         check_table(rules, table, i, state.tables.len() > 1, &mut p);
@@ -75,13 +92,6 @@ fn check_table(rules: &Ruleset, t: &Table, index: usize, name_it: bool, p: &mut 
             t.seats, t.dealer
         ));
         return;
-    }
-    let expected = seating(rules, t.dealer);
-    if !expected.iter().any(|&(d, s)| d == t.dealer && s == t.seats) {
-        p.push(format!(
-            "{at}seats {:?} do not play when seat {} deals",
-            t.seats, t.dealer
-        ));
     }
 
     let parts = [

@@ -139,7 +139,7 @@ pub fn view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
             .collect(),
         knock,
         result,
-        scores: state.scores.clone(),
+        scores: state.scores(),
         legal_actions: legal_actions(rules, state)
             .into_iter()
             .filter(|a| a.seat == seat)
