@@ -1,8 +1,25 @@
 //! The points where a variant's script may decide a rule. The engine calls them through this trait
 //! and checks what they return; `rules::hooks` implements it with Rhai, `NoHooks` with the data alone.
+//!
+//! Every method has a default that reproduces what the plain ruleset data says, so a ruleset
+//! without hooks plays exactly by its data. The contexts are plain, read-only Rust values: a hook
+//! can only return a decision, never change the state. A hook that fails returns [`HookError`]
+//! naming the hook; the engine then refuses the action and leaves the state as it was
+//! (`script-error` in the API).
+//!
+//! | hook | called | reads | returns | the engine checks |
+//! |---|---|---|---|---|
+//! | `knock_limit` | at each table's deal | [`DealInfo`] | the knock limit, `None` = only gin | at most `MeldRules::max_deadwood(hand_size)` |
+//! | `score_multiplier` | at each table's deal | [`DealInfo`] | multiplier of every score of the hand | at least 1 |
+//! | `match_layout` | once, when the match starts | [`LayoutInfo`] | [`MatchLayout`]: sides and games | [`MatchLayout::check`] |
+//! | `seating` | before each deal | [`SeatingInfo`] | the tables of the deal | [`check_seating`] |
+//! | `record_result` | when every table of a deal is over | [`RecordInfo`] | [`ScoreEntry`]s to add | [`check_entries`] |
+//! | `next_dealer` | when every table of a deal is over and the match goes on | [`DealerInfo`] | the next dealer | a seat that exists |
+
+use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
-use crate::ruleset::Seat;
+use crate::ruleset::{NextDealer, Seat, Target};
 
 /// What a hook may read when a hand is dealt.
 #[derive(Clone, Debug)]
@@ -28,14 +45,331 @@ pub struct HookError {
 
 /// A variant's hooks. Every method has the default that the plain ruleset data gives.
 pub trait Hooks: Send + Sync {
-    /// The knock limit for this hand (`None`: only gin goes out).
+    /// The knock limit for this hand (`None`: only gin goes out). Called once per table at the
+    /// deal, after the upcard is turned. Default: the ruleset's own limit.
     fn knock_limit(&self, deal: &DealInfo) -> Result<Option<u8>, HookError> {
         Ok(deal.knock_limit)
     }
 
-    /// Every score of this hand is multiplied by this (at least 1).
+    /// Every score of this hand is multiplied by this (at least 1), bonuses included. Called once
+    /// per table at the deal, with the same [`DealInfo`] as `knock_limit`. Default: 1.
     fn score_multiplier(&self, _deal: &DealInfo) -> Result<u32, HookError> {
         Ok(1)
+    }
+
+    /// Who scores together and how many games (columns) are scored at once. Called once when a
+    /// match is created; the layout is fixed for the match. Default: one side per seat, one game.
+    fn match_layout(&self, info: &LayoutInfo) -> Result<MatchLayout, HookError> {
+        Ok(MatchLayout::individual(info.seats))
+    }
+
+    /// The tables of a deal and who plays at each; a seat at no table sits the deal out. Called
+    /// before each deal (the first included) with the dealer of that deal. The engine deals one
+    /// deck per table, in order. Default: [`default_seating`].
+    fn seating(&self, info: &SeatingInfo) -> Result<Vec<TableSeating>, HookError> {
+        Ok(default_seating(info.seats, info.dealer))
+    }
+
+    /// How a deal's results enter the match: the points each side gets in which game. Called once
+    /// every table of the deal is over, dead tables included. The engine adds each entry's points
+    /// to `games[game].points[side]` and counts a hand won for that side in that game when the
+    /// points are above 0; then it closes every open game in which a side has reached the target
+    /// and leads alone (RULES.md section 8), awards the classic bonuses of the ruleset for each
+    /// game it closes, and ends the match when every game is closed (a one-hand match: after its
+    /// first deal). Default: [`default_entries`] (each winner's side, first open game).
+    fn record_result(&self, info: &RecordInfo) -> Result<Vec<ScoreEntry>, HookError> {
+        Ok(default_entries(info))
+    }
+
+    /// Who deals the next deal; the `seating` hook then places the players. Called after
+    /// `record_result` when the match goes on. Default: [`default_next_dealer`].
+    fn next_dealer(&self, info: &DealerInfo) -> Result<Seat, HookError> {
+        Ok(default_next_dealer(info))
+    }
+}
+
+/// How a hand at one table ended, as hooks see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandOutcome {
+    Gin,
+    BigGin,
+    Knock,
+    Undercut,
+    Dead,
+}
+
+impl HandOutcome {
+    /// The word a script sees: `"gin"`, `"big_gin"`, `"knock"`, `"undercut"`, `"dead"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HandOutcome::Gin => "gin",
+            HandOutcome::BigGin => "big_gin",
+            HandOutcome::Knock => "knock",
+            HandOutcome::Undercut => "undercut",
+            HandOutcome::Dead => "dead",
+        }
+    }
+}
+
+/// Who plays at one table for a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TableSeating {
+    /// Who deals this table. In two-handed play this is `players[1]`; in the three-player form the
+    /// dealer deals to the other two and sits the hand out.
+    pub dealer: Seat,
+    /// `[first to act, dealer's role]`: `players[0]` is offered the upcard first and gets the
+    /// first card dealt; `players[1]` plays the dealer's role.
+    pub players: [Seat; 2],
+}
+
+/// Who scores together and how many games are scored at once, fixed for a whole match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchLayout {
+    /// One entry per side (a player, or a team), listing its seats. Every seat is on exactly one
+    /// side. Plain play: `[[0], [1], ...]`, one side per seat.
+    pub sides: Vec<Vec<Seat>>,
+    /// Games (score columns) played at once: 1, or 3 for Hollywood scoring.
+    pub games: u8,
+}
+
+/// The most games (columns) a match may score at once.
+pub const MAX_GAMES: u8 = 8;
+
+impl MatchLayout {
+    /// One side per seat, one game.
+    pub fn individual(seats: u8) -> MatchLayout {
+        MatchLayout {
+            sides: (0..seats).map(|s| vec![s]).collect(),
+            games: 1,
+        }
+    }
+
+    /// The side a seat belongs to.
+    pub fn side_of(&self, seat: Seat) -> Option<usize> {
+        side_of(&self.sides, seat)
+    }
+
+    /// Checks the layout for `seats` players: every seat on exactly one side, 1..=8 games.
+    pub fn check(&self, seats: u8) -> Result<(), String> {
+        if self.games == 0 || self.games > MAX_GAMES {
+            return Err(format!(
+                "games must be 1 to {MAX_GAMES}, not {}",
+                self.games
+            ));
+        }
+        let mut seen = vec![false; usize::from(seats)];
+        for side in &self.sides {
+            if side.is_empty() {
+                return Err("a side has no seats".into());
+            }
+            for &s in side {
+                match seen.get_mut(usize::from(s)) {
+                    None => return Err(format!("seat {s} does not exist ({seats} seats)")),
+                    Some(true) => return Err(format!("seat {s} is on two sides")),
+                    Some(x) => *x = true,
+                }
+            }
+        }
+        match seen.iter().position(|&x| !x) {
+            Some(s) => Err(format!("seat {s} is on no side")),
+            None => Ok(()),
+        }
+    }
+}
+
+fn side_of(sides: &[Vec<Seat>], seat: Seat) -> Option<usize> {
+    sides.iter().position(|side| side.contains(&seat))
+}
+
+/// One game of a match (a Hollywood column; the whole match in plain scoring), per side.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameScore {
+    /// Points toward the target, per side (bonuses not included).
+    pub points: Vec<i64>,
+    /// Hands won in this game, per side (the boxes of the classic bonuses).
+    pub hands_won: Vec<u32>,
+    /// A side reached the target in this game: it takes no more points.
+    pub closed: bool,
+}
+
+/// The result of the hand at one table, as hooks see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableResult {
+    pub table: u8,
+    pub seating: TableSeating,
+    pub outcome: HandOutcome,
+    /// Who scored; `None` for a dead hand.
+    pub winner: Option<Seat>,
+    /// Points the winner scored, multiplier included (0 for a dead hand).
+    pub points: u32,
+    pub multiplier: u32,
+}
+
+/// What the `match_layout` hook reads when a match starts.
+#[derive(Clone, Debug)]
+pub struct LayoutInfo {
+    pub seats: u8,
+    pub target: Target,
+}
+
+/// What the `seating` hook reads before each deal.
+#[derive(Clone, Debug)]
+pub struct SeatingInfo<'a> {
+    pub seats: u8,
+    /// The dealer of this deal (for a team deal: the dealing team's first seat).
+    pub dealer: Seat,
+    /// 0 for the first deal of the match.
+    pub hand_number: u32,
+    pub layout: &'a MatchLayout,
+}
+
+/// What the `record_result` hook reads once every table of a deal is over.
+#[derive(Clone, Debug)]
+pub struct RecordInfo<'a> {
+    /// The deal just played, 0 for the first.
+    pub hand_number: u32,
+    pub target: Target,
+    pub layout: &'a MatchLayout,
+    /// The match before this deal: one entry per game of the layout.
+    pub games: &'a [GameScore],
+    /// One result per table of the deal.
+    pub results: &'a [TableResult],
+}
+
+/// One entry of a deal into the match: `points` for `side` in game `game`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ScoreEntry {
+    /// Index into [`RecordInfo::games`]; the game must be open.
+    pub game: u8,
+    /// Index into [`MatchLayout::sides`].
+    pub side: u8,
+    pub points: u32,
+}
+
+/// What the `next_dealer` hook reads once every table of a deal is over.
+#[derive(Clone, Debug)]
+pub struct DealerInfo<'a> {
+    pub seats: u8,
+    /// The dealer of the deal just played.
+    pub dealer: Seat,
+    pub hand_number: u32,
+    /// The ruleset's dealer rule.
+    pub rule: NextDealer,
+    pub layout: &'a MatchLayout,
+    /// One result per table of the deal just played.
+    pub results: &'a [TableResult],
+}
+
+/// Checks a seating for `seats` players: 1 to `seats / 2` tables (at least one), each seat at
+/// one table at most, two different players per table, the dealer at the table or sitting out.
+pub fn check_seating(tables: &[TableSeating], seats: u8) -> Result<(), String> {
+    let max_tables = usize::from(seats / 2).max(1);
+    if tables.is_empty() || tables.len() > max_tables {
+        return Err(format!(
+            "{} tables for {seats} seats (1 to {max_tables} allowed)",
+            tables.len()
+        ));
+    }
+    let mut seated = vec![false; usize::from(seats)];
+    for t in tables {
+        if t.dealer >= seats {
+            return Err(format!(
+                "dealer seat {} does not exist ({seats} seats)",
+                t.dealer
+            ));
+        }
+        if t.players[0] == t.players[1] {
+            return Err(format!("seat {} plays against itself", t.players[0]));
+        }
+        for &s in &t.players {
+            match seated.get_mut(usize::from(s)) {
+                None => return Err(format!("seat {s} does not exist ({seats} seats)")),
+                Some(true) => return Err(format!("seat {s} plays at two tables")),
+                Some(x) => *x = true,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks score entries against the match: an open game, an existing side.
+pub fn check_entries(
+    entries: &[ScoreEntry],
+    layout: &MatchLayout,
+    games: &[GameScore],
+) -> Result<(), String> {
+    for e in entries {
+        match games.get(usize::from(e.game)) {
+            None => {
+                return Err(format!(
+                    "game {} does not exist ({} games)",
+                    e.game,
+                    games.len()
+                ));
+            }
+            Some(g) if g.closed => return Err(format!("game {} is closed", e.game)),
+            Some(_) => {}
+        }
+        if usize::from(e.side) >= layout.sides.len() {
+            return Err(format!(
+                "side {} does not exist ({} sides)",
+                e.side,
+                layout.sides.len()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The seating the plain data gives: two seats play, the dealer in the dealer's role and the next
+/// seat first; with three or more seats the dealer deals to the next two seats and sits out.
+pub fn default_seating(seats: u8, dealer: Seat) -> Vec<TableSeating> {
+    let n = seats.max(2);
+    let next = |k: u8| (dealer + k) % n;
+    let players = if n == 2 {
+        [next(1), dealer]
+    } else {
+        [next(1), next(2)]
+    };
+    vec![TableSeating { dealer, players }]
+}
+
+/// The entries the plain data gives: each table's winner's side gets that table's points in the
+/// first open game.
+pub fn default_entries(info: &RecordInfo) -> Vec<ScoreEntry> {
+    let Some(game) = info.games.iter().position(|g| !g.closed) else {
+        return Vec::new();
+    };
+    info.results
+        .iter()
+        .filter_map(|r| {
+            let side = side_of(&info.layout.sides, r.winner?)?;
+            Some(ScoreEntry {
+                game: game as u8,
+                side: side as u8,
+                points: r.points,
+            })
+        })
+        .collect()
+}
+
+/// The next dealer the plain data gives: the same dealer when every table was dead, else the
+/// ruleset's rule applied to the first table that was not.
+pub fn default_next_dealer(info: &DealerInfo) -> Seat {
+    let Some(result) = info.results.iter().find(|r| r.winner.is_some()) else {
+        return info.dealer;
+    };
+    let Some(winner) = result.winner else {
+        return info.dealer;
+    };
+    let players = result.seating.players;
+    let other = |s: Seat| players.iter().copied().find(|&p| p != s).unwrap_or(s);
+    match info.rule {
+        NextDealer::Loser => other(winner),
+        NextDealer::Winner => winner,
+        NextDealer::Alternate => other(result.seating.dealer),
+        NextDealer::NextInTurn => (info.dealer + 1) % info.seats.max(1),
     }
 }
 
