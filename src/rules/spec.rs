@@ -319,6 +319,7 @@ section! {
 pub struct HookSpec {
     /// The script file, beside the YAML file (`oklahoma.rhai`). It must define a function named
     /// after the hook point, taking one parameter (the context).
+    #[schemars(pattern(r"^[^./\\][^/\\]*\.rhai$"))]
     pub script: Loc<String>,
     /// The rule in words, shown in the rules table ("the upcard's value").
     #[serde(default)]
@@ -431,6 +432,7 @@ with_sections! {
     /// standard gin rummy, or to the ruleset named by `extends`.
     pub struct RulesetSpec {
         /// The id games name (`straight-gin`): lower-case letters, digits and dashes.
+        #[schemars(pattern(r"^[a-z0-9][a-z0-9-]*$"))]
         id: Loc<String>,
         /// The name players read.
         name: Loc<String>,
