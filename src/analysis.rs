@@ -7,7 +7,12 @@ use crate::melds::{analyze_discards, best_arrangement, meld_cards};
 use crate::ruleset::MeldRules;
 
 /// A hand of 10 cards, or of 11 after drawing.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(example = json!({
+    "deadwood": 4, "melds": [["5S", "6S", "7S"], ["9C", "9D", "9H"], ["JC", "QC", "KC"]],
+    "unmelded": ["AD", "3H"], "gin": false, "big_gin": false, "can_knock": true,
+    "best_discards": ["KD"]
+}))]
 pub struct HandAnalysis {
     /// 10 cards: the hand's least deadwood. 11 cards: the least deadwood left after the best discard.
     pub deadwood: u32,

@@ -197,14 +197,27 @@ impl FromStr for Card {
 
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        // Two ASCII bytes on the stack: no formatting machinery (states list every card).
+        let text = [self.rank().char() as u8, self.suit().char() as u8];
+        s.serialize_str(std::str::from_utf8(&text).unwrap_or("??"))
     }
 }
 
 impl<'de> Deserialize<'de> for Card {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
-        let s = std::borrow::Cow::<str>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        struct CardVisitor;
+        impl serde::de::Visitor<'_> for CardVisitor {
+            type Value = Card;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a card such as \"TD\"")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Card, E> {
+                s.parse().map_err(E::custom)
+            }
+        }
+        d.deserialize_str(CardVisitor)
     }
 }
 

@@ -8,4 +8,5 @@ pub mod cli;
 pub mod engine;
 pub mod hooks;
 pub mod melds;
+pub mod rules;
 pub mod ruleset;

@@ -359,5 +359,74 @@ mod leaks {
 
 #[path = "api/documents.rs"]
 mod documents;
+mod hands {
+    use serde_json::json;
+
+    use gin_rules::analysis::HandAnalysis;
+    use gin_rules::cards::Card;
+    use gin_rules::ruleset::Ruleset;
+
+    use crate::api_support::*;
+
+    #[actix_web::test]
+    async fn analyze_answers_what_the_solver_says() {
+        let app = Client::new(false).await;
+        let rules = Ruleset::standard();
+        for hand in [
+            vec![
+                "5S", "6S", "7S", "9C", "9D", "9H", "JC", "QC", "KC", "AD", "KD",
+            ],
+            vec!["5S", "6S", "7S", "9C", "9D", "9H", "JC", "QC", "KC", "AD"],
+            vec![
+                "AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS",
+            ],
+        ] {
+            let (status, body) = app
+                .post(
+                    "/v1/hands/analyze",
+                    &json!({"cards": hand, "ruleset": "standard"}),
+                )
+                .await;
+            assert_eq!(status, 200, "{body}");
+            let cards: Vec<Card> = hand.iter().map(|c| c.parse().unwrap()).collect();
+            let want = HandAnalysis::of(&rules.melds, rules.knock_limit, &cards).unwrap();
+            assert_eq!(body, serde_json::to_value(want).unwrap());
+        }
+        let (_, body) = app
+            .post(
+                "/v1/hands/analyze",
+                &json!({"cards": ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS"]}),
+            )
+            .await;
+        assert_eq!(body["big_gin"], true);
+        for (cards, code) in [
+            (json!(["AS", "2S"]), "invalid-hand"),
+            (
+                json!(["AS", "AS", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"]),
+                "invalid-hand",
+            ),
+            (
+                json!(["AS", "XX", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"]),
+                "invalid-card",
+            ),
+        ] {
+            let (status, body) = app
+                .post("/v1/hands/analyze", &json!({"cards": cards}))
+                .await;
+            assert_eq!((status, body["type"].as_str()), (422, Some(code)), "{body}");
+        }
+        let (status, body) = app
+            .post(
+                "/v1/hands/analyze",
+                &json!({"cards": [], "ruleset": "canasta"}),
+            )
+            .await;
+        assert_eq!(
+            (status, body["type"].as_str()),
+            (404, Some("unknown-ruleset"))
+        );
+    }
+}
+
 #[path = "api/errors.rs"]
 mod errors;

@@ -1,20 +1,58 @@
 //! `POST /v1/hands/analyze`.
 
 use actix_web::{HttpResponse, post, web};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::analysis::HandAnalysis;
+use crate::cards::Card;
+use crate::ruleset::RulesetRef;
 
 use super::{ApiError, AppState};
 
-/// Analyses a hand of 10 or 11 cards.
+/// A hand to analyse under a ruleset's melds, values and knock limit.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "cards": ["5S", "6S", "7S", "9C", "9D", "9H", "JC", "QC", "KC", "AD", "KD"],
+    "ruleset": "standard"
+}))]
+pub struct AnalyzeRequest {
+    /// 10 cards, or 11 (a hand after drawing).
+    pub cards: Vec<Card>,
+    /// A ruleset id; `standard` when left out.
+    #[serde(default = "standard")]
+    pub ruleset: String,
+    /// Options of the ruleset, in order.
+    #[serde(default)]
+    pub options: Vec<String>,
+}
+
+fn standard() -> String {
+    "standard".into()
+}
+
+/// Least deadwood, one best arrangement, and (for 11 cards) every best discard.
 #[utoipa::path(
     post,
     path = "/v1/hands/analyze",
     tag = "hands",
-    responses((status = 200, description = "The analysis"))
+    request_body = AnalyzeRequest,
+    responses((status = 200, description = "The analysis", body = HandAnalysis))
 )]
 #[post("/v1/hands/analyze")]
 pub async fn analyze(
-    _app: web::Data<AppState>,
-    _body: web::Json<serde_json::Value>,
+    app: web::Data<AppState>,
+    body: web::Json<AnalyzeRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    Err(ApiError::NotFound("/v1/hands/analyze".into()))
+    let req = body.into_inner();
+    let variant = app.resolve(&RulesetRef {
+        id: req.ruleset,
+        options: req.options,
+        authored: None,
+    })?;
+    let rules = &variant.ruleset;
+    let analysis = HandAnalysis::of(&rules.melds, rules.knock_limit, &req.cards)
+        .map_err(|e| ApiError::InvalidHand(e.to_string()))?;
+    Ok(HttpResponse::Ok().json(analysis))
 }

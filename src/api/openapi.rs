@@ -383,7 +383,7 @@ pub fn example_error(code: &str) -> Option<ApiError> {
         ),
         "invalid-deck" => ApiError::InvalidDeck("the deck has 51 cards, not 52; lacks KS".into()),
         "invalid-hand" => {
-            ApiError::InvalidHand("a hand to analyse has 10 or 11 cards, not 9".into())
+            ApiError::InvalidHand("a hand to analyze has 10 or 11 cards, not 9".into())
         }
         "unknown-ruleset" => ApiError::UnknownRuleset("canasta".into()),
         "unknown-option" => ApiError::UnknownOption(

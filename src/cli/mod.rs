@@ -1,2 +1,4 @@
 pub mod analyze;
+pub mod check;
 pub mod play;
+pub mod rules;

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Load test of POST /v1/games/step on this machine (loopback only, bounded in time).
+#
+# Starts the release server, builds a mid-hand state, then measures with oha (installed with
+# `cargo install oha` when missing; wrk from Debian as a fallback):
+#   1. plain states: as many step requests per second as the server answers, latency percentiles;
+#   2. sealed states: the same;
+#   3. a fixed rate of $RATE requests per second (plain), for the p99 latency at that rate;
+# and the server's resident memory after the runs.
+#
+# Environment: PORT (18080), DURATION (10s), CONNECTIONS (64), RATE (10000), WORKERS (one per core).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+PORT=${PORT:-18080}
+DURATION=${DURATION:-10s}
+CONNECTIONS=${CONNECTIONS:-64}
+RATE=${RATE:-10000}
+ADDR="127.0.0.1:$PORT"
+WORK=$(mktemp -d)
+SERVER_PID=""
+
+cleanup() {
+    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# --- the load tool -------------------------------------------------------------------------
+TOOL=""
+if command -v oha >/dev/null 2>&1 || [[ -x "$HOME/.cargo/bin/oha" ]]; then
+    TOOL=oha
+else
+    echo "== installing oha (cargo install oha --locked)" >&2
+    if cargo install oha --locked >&2; then
+        TOOL=oha
+    elif command -v wrk >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq wrk) >&2; then
+        TOOL=wrk
+    else
+        echo "neither oha nor wrk could be installed" >&2
+        exit 1
+    fi
+fi
+export PATH="$HOME/.cargo/bin:$PATH"
+echo "== load tool: $TOOL" >&2
+
+# --- the server ----------------------------------------------------------------------------
+cargo build --release --quiet
+BIN=target/release/gin-rules
+
+start_server() {
+    # $1: secret or empty
+    if [[ -n "$1" ]]; then
+        GIN_RULES_SECRET="$1" RUST_LOG=warn "$BIN" serve --addr "$ADDR" ${WORKERS:+--workers "$WORKERS"} &
+    else
+        env -u GIN_RULES_SECRET RUST_LOG=warn "$BIN" serve --addr "$ADDR" ${WORKERS:+--workers "$WORKERS"} &
+    fi
+    SERVER_PID=$!
+    for _ in $(seq 1 100); do
+        if curl -fsS "http://$ADDR/healthz" >/dev/null 2>&1; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    echo "the server did not start" >&2
+    exit 1
+}
+
+stop_server() {
+    kill -TERM "$SERVER_PID"
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+}
+
+# Deals a standard game and plays eight turns (pass, pass, then draw and discard), leaving the
+# state at a draw: the body steps it with a draw from the stock (the same request every time,
+# as the server keeps no state).
+make_body() {
+    python3 - "$ADDR" "$1" <<'PY'
+import json, sys, urllib.request
+addr, out = sys.argv[1], sys.argv[2]
+def post(path, body):
+    req = urllib.request.Request(f"http://{addr}{path}", json.dumps(body).encode(),
+                                 {"content-type": "application/json"})
+    return json.load(urllib.request.urlopen(req))
+snap = post("/v1/games", {"ruleset": "standard", "seed": 42, "dealer": 1})
+def pick(snap):
+    legal = snap["legal_actions"]
+    for want in ("pass", "draw", "discard"):
+        for a in legal:
+            if a["type"] == want and a.get("from", "stock") == "stock":
+                return a
+    return legal[0]
+turns = 0
+while turns < 16 or pick(snap)["type"] != "draw":
+    snap = post("/v1/games/step", {"state": snap["state"], "action": pick(snap)})
+    turns += 1
+body = {"state": snap["state"], "action": pick(snap)}
+json.dump(body, open(out, "w"))
+print(f"   body: {len(json.dumps(body))} bytes, action {body['action']}", file=sys.stderr)
+PY
+}
+
+run_load() {
+    # $1: label, $2: body file, $3: rate (empty: as fast as possible)
+    echo
+    echo "== $1"
+    if [[ "$TOOL" == oha ]]; then
+        oha --no-tui -z "$DURATION" -c "$CONNECTIONS" ${3:+-q "$3"} -m POST \
+            -H 'content-type: application/json' -D "$2" "http://$ADDR/v1/games/step" \
+            | grep -E 'Success rate|Requests/sec|Slowest|Fastest|Average|(50|90|95|99|99\.90)(\.00)?% in|\[[0-9]+\]' || true
+    else
+        cat >"$WORK/post.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["content-type"] = "application/json"
+local f = io.open("$2", "rb"); wrk.body = f:read("*a"); f:close()
+LUA
+        wrk -t2 -c "$CONNECTIONS" -d "$DURATION" --latency -s "$WORK/post.lua" "http://$ADDR/v1/games/step" \
+            | grep -E 'Latency|Req/Sec|50%|75%|90%|99%|Requests/sec|Non-2xx' || true
+        if [[ -n "$3" ]]; then
+            echo "   (wrk cannot hold a fixed rate; the figures above are at full speed)"
+        fi
+    fi
+}
+
+rss() {
+    echo "$(( $(ps -o rss= -p "$SERVER_PID") / 1024 )) MB"
+}
+
+echo "== machine: $(nproc) cores; server on $ADDR, $CONNECTIONS connections, $DURATION per run" >&2
+
+start_server ""
+make_body "$WORK/plain.json"
+run_load "plain state, full speed" "$WORK/plain.json" ""
+run_load "plain state, fixed rate of $RATE req/s" "$WORK/plain.json" "$RATE"
+echo
+echo "== server RSS after the plain runs: $(rss)"
+stop_server
+
+SECRET="load-test secret, $(date +%s), at least thirty-two bytes long"
+start_server "$SECRET"
+make_body "$WORK/sealed.json"
+run_load "sealed state, full speed" "$WORK/sealed.json" ""
+run_load "sealed state, fixed rate of $RATE req/s" "$WORK/sealed.json" "$RATE"
+echo
+echo "== server RSS after the sealed runs: $(rss)"
+stop_server

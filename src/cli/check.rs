@@ -1,0 +1,77 @@
+//! `gin-rules check FILE.yaml`: loads a ruleset file with the scripts beside it and prints its
+//! summary, or every error as `file:line:column: message` (exit status 1).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::rules::Variant;
+
+#[derive(Args, Clone, Debug, Default)]
+pub struct CheckArgs {
+    /// The ruleset file; the `.rhai` scripts it binds are read from its directory.
+    pub file: PathBuf,
+    /// Also load the rulesets of this directory (for `extends`).
+    #[arg(long, value_name = "DIR")]
+    pub rulesets: Option<PathBuf>,
+}
+
+/// The summary printed for a ruleset that loads.
+pub fn summary(file: &str, v: &Variant) -> String {
+    let r = &v.ruleset;
+    let mut out = format!("{file}: ok\n{} ({})", r.name, r.id);
+    if !r.summary.is_empty() {
+        out.push_str(&format!(": {}", r.summary));
+    }
+    out.push('\n');
+    let targets: Vec<String> = r
+        .match_rules
+        .targets
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    out.push_str(&format!(
+        "  {} seats, {} cards each; targets {} (default {})\n",
+        r.seats,
+        r.hand_size,
+        targets.join(", "),
+        r.match_rules.default_target
+    ));
+    if !v.allowed_options.is_empty() {
+        let ids: Vec<&str> = v.allowed_options.iter().map(|o| o.id.as_str()).collect();
+        out.push_str(&format!("  options: {}\n", ids.join(", ")));
+    }
+    for h in &v.hook_points {
+        out.push_str(&format!("  hook {}: {}\n", h.point, h.script));
+    }
+    out.push('\n');
+    out.push_str(&super::rules::render(v));
+    out
+}
+
+pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let catalog = super::rules::catalog(args.rulesets.as_deref())?;
+    match catalog.check_file(&args.file) {
+        Ok(v) => {
+            let mut out = std::io::stdout().lock();
+            write!(out, "{}", summary(&args.file.display().to_string(), &v))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(errors) => {
+            let mut err = std::io::stderr().lock();
+            for e in &errors {
+                writeln!(err, "{e}")?;
+            }
+            let n = errors.len();
+            writeln!(
+                err,
+                "{}: {n} error{}",
+                args.file.display(),
+                if n == 1 { "" } else { "s" }
+            )?;
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}

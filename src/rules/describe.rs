@@ -1,0 +1,411 @@
+//! The rules table: the rows of the documented comparison (knocking, how a hand ends, hand score,
+//! lay-offs and undercuts, end of the stock, other options) plus the match and the form, each
+//! rendered from the resolved ruleset, its hooks and its options, never written per variant.
+
+use serde::Serialize;
+
+use crate::ruleset::{AceRank, NextDealer, Ruleset, StockEnd};
+
+use super::{HookInfo, HookPoint, Variant};
+
+/// One row of the rules table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RulesRow {
+    pub row: String,
+    pub text: String,
+}
+
+fn row(name: &str, text: String) -> RulesRow {
+    RulesRow {
+        row: name.to_string(),
+        text,
+    }
+}
+
+/// How a hook is named in a sentence: "the hook `knock_limit` (oklahoma.rhai, option `oklahoma`)".
+fn hook_ref(v: &Variant, h: &HookInfo) -> String {
+    let from = if v.options.iter().any(|o| o.id == h.from) {
+        format!("option `{}`", h.from)
+    } else {
+        format!("ruleset `{}`", h.from)
+    };
+    format!("the hook `{}` ({}, {from})", h.point, h.script)
+}
+
+/// "the hook ... : rule" or "the hook ...".
+fn hook_rule(v: &Variant, h: &HookInfo) -> String {
+    match &h.rule {
+        Some(rule) => format!("{}: {}", hook_ref(v, h), rule.trim().trim_end_matches('.')),
+        None => hook_ref(v, h),
+    }
+}
+
+fn can_knock(v: &Variant) -> bool {
+    v.ruleset.knock_limit.is_some() || v.hook(HookPoint::KnockLimit).is_some()
+}
+
+fn knocking(v: &Variant) -> String {
+    if let Some(h) = v.hook(HookPoint::KnockLimit) {
+        return format!(
+            "Allowed when your deadwood is at most the knock limit of the hand, set at the deal by {}.",
+            hook_rule(v, h)
+        );
+    }
+    match v.ruleset.knock_limit {
+        None => "Not allowed, whatever your deadwood: only gin goes out.".into(),
+        Some(0) => "Only with no deadwood at all, which is gin.".into(),
+        Some(n) => format!("Allowed once your deadwood is {n} or less."),
+    }
+}
+
+fn stock_cards(n: u8) -> String {
+    match n {
+        0 => "the stock is empty".into(),
+        1 => "one card is left in the stock".into(),
+        n => format!("{n} cards are left in the stock"),
+    }
+}
+
+fn hand_ends(v: &Variant) -> String {
+    let r = &v.ruleset;
+    let mut s = if can_knock(v) {
+        "A player knocks or goes gin".to_string()
+    } else {
+        "A player goes gin".to_string()
+    };
+    if r.big_gin_bonus.is_some() {
+        s.push_str(" (or big gin: all eleven cards melded, going out without a discard)");
+    }
+    match r.stock_end {
+        StockEnd::DeadHand => s.push_str(&format!(
+            ", or the hand is dead: once {}, a discard without going out ends it with no score.",
+            stock_cards(r.stock_reserve)
+        )),
+        StockEnd::LastDiscardToGoOut => s.push_str(&format!(
+            ", or, once {}, the next discard may be taken only to go out, and the hand is dead if nobody does.",
+            stock_cards(r.stock_reserve)
+        )),
+        StockEnd::Reshuffle => s.push_str(
+            ". The stock never ends a hand: it is rebuilt from the discard pile (see end of the stock).",
+        ),
+    }
+    s
+}
+
+fn plural(n: u8, word: &str) -> String {
+    if n == 1 {
+        format!("one {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+fn hand_score(v: &Variant) -> String {
+    let r = &v.ruleset;
+    let mut s = if can_knock(v) {
+        let mut s = format!("Gin scores the opponent's deadwood plus {}", r.gin_bonus);
+        if let Some(b) = r.big_gin_bonus {
+            s.push_str(&format!("; big gin, plus {b}"));
+        }
+        s.push_str(". A knock scores the difference between the two deadwood counts.");
+        s
+    } else {
+        let mut s = format!("Gin scores the opponent's deadwood plus {}", r.gin_bonus);
+        if let Some(b) = r.big_gin_bonus {
+            s.push_str(&format!(" (big gin: plus {b})"));
+        }
+        s.push_str(", the only way to score.");
+        s
+    };
+    if let Some(h) = v.hook(HookPoint::ScoreMultiplier) {
+        s.push_str(&format!(
+            " Every score of a hand, bonuses included, is multiplied as {}.",
+            hook_rule(v, h)
+        ));
+    }
+    s
+}
+
+fn lay_offs(v: &Variant) -> String {
+    let r = &v.ruleset;
+    let mut s = if can_knock(v) {
+        let mut s = if r.lay_offs {
+            "After a knock the defender lays off cards onto the knocker's melds".to_string()
+        } else {
+            "After a knock the defender may not lay off".to_string()
+        };
+        let then = if r.lay_offs { " then" } else { "" };
+        let cmp = if r.tie_is_undercut {
+            "not higher"
+        } else {
+            "lower"
+        };
+        s.push_str(&format!(
+            "; if their deadwood is{then} {cmp} than the knocker's, it is an undercut: they score the difference plus {}.",
+            r.undercut_bonus
+        ));
+        s
+    } else {
+        "Nobody knocks, so there is nothing to lay off and no undercut.".to_string()
+    };
+    if r.lay_off_after_gin {
+        s.push_str(" After gin the defender lays off too.");
+    } else {
+        s.push_str(" Nobody lays off on gin.");
+    }
+    s
+}
+
+/// An option on offer (not in force) that changes the stock end to `end`.
+fn option_setting_stock(v: &Variant, end: StockEnd) -> Option<String> {
+    v.option_stock_ends
+        .iter()
+        .find(|(id, e)| *e == end && !v.options.iter().any(|p| p.id == *id))
+        .map(|(id, _)| id.clone())
+}
+
+fn stock_end(v: &Variant, reshuffle_option: Option<String>) -> String {
+    let r = &v.ruleset;
+    let n = r.stock_reserve;
+    match r.stock_end {
+        StockEnd::DeadHand => {
+            let mut s = format!(
+                "Rule in force: the last {} of the stock {} never drawn. A discard that leaves {} in the stock, without going out, ends the hand with no score: a draw in a one-hand game, a new deal by the same dealer in a longer one.",
+                plural(n, "card"),
+                if n == 1 { "is" } else { "are" },
+                plural(n, "card")
+            );
+            if let Some(o) = reshuffle_option {
+                s.push_str(&format!(
+                    " The discard pile is not reshuffled into a new stock unless the option `{o}` is chosen."
+                ));
+            } else {
+                s.push_str(" The discard pile is never reshuffled.");
+            }
+            s
+        }
+        StockEnd::LastDiscardToGoOut => format!(
+            "Rule in force: the last {} of the stock {} never drawn. Once a draw leaves {}, the next discard may be taken only to go out; if nobody goes out the hand is dead, with no score.",
+            plural(n, "card"),
+            if n == 1 { "is" } else { "are" },
+            plural(n, "card")
+        ),
+        StockEnd::Reshuffle => format!(
+            "Rule in force: reshuffle. When {}, the discard pile but its top card is shuffled into a new stock and play goes on.",
+            stock_cards(n)
+        ),
+    }
+}
+
+fn other_options(v: &Variant) -> String {
+    let mut parts = Vec::new();
+    if !v.options.is_empty() {
+        parts.push(format!(
+            "In force: {}.",
+            v.options
+                .iter()
+                .map(|o| o.name.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let offered: Vec<String> = v
+        .allowed_options
+        .iter()
+        .filter(|o| !v.options.iter().any(|p| p.id == o.id))
+        .map(|o| format!("{} (`{}`)", o.name, o.id))
+        .collect();
+    if offered.is_empty() {
+        if v.options.is_empty() {
+            parts.push("No options.".into());
+        }
+    } else {
+        let label = if v.options.is_empty() {
+            "Options"
+        } else {
+            "Also offered"
+        };
+        parts.push(format!("{label}: {}.", offered.join(", ")));
+    }
+    for r in &v.refused_options {
+        let reason = r.reason.trim().trim_end_matches('.');
+        parts.push(format!("Not with `{}`: {reason}.", r.id));
+    }
+    parts.join(" ")
+}
+
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [a] => a.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// "One hand, or a game to 100 or 250 points".
+fn targets_text(targets: &[crate::ruleset::Target]) -> String {
+    use crate::ruleset::Target;
+    let points: Vec<String> = targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::Points(p) => Some(p.to_string()),
+            Target::SingleHand => None,
+        })
+        .collect();
+    let single = targets.contains(&Target::SingleHand);
+    match (single, points.is_empty()) {
+        (true, true) => "One hand".into(),
+        (true, false) => format!("One hand, or a game to {} points", or_list(&points)),
+        (false, _) => format!("A game to {} points", or_list(&points)),
+    }
+}
+
+fn match_row(v: &Variant) -> String {
+    let r = &v.ruleset;
+    let m = &r.match_rules;
+    let mut s = format!(
+        "{} (default: {}).",
+        targets_text(&m.targets),
+        m.default_target
+    );
+    for t in &v.refused_targets {
+        s.push_str(&format!(
+            " Not {}: {}.",
+            t.target,
+            t.reason.trim().trim_end_matches('.')
+        ));
+    }
+    if m.game_bonus > 0 || m.box_bonus > 0 || m.shutout_multiplier > 1 {
+        let mut b = Vec::new();
+        if m.game_bonus > 0 {
+            b.push(format!("{} to the winner of a game", m.game_bonus));
+        }
+        if m.box_bonus > 0 {
+            b.push(format!("{} a box for every hand won", m.box_bonus));
+        }
+        if m.shutout_multiplier > 1 {
+            b.push(format!(
+                "the winner's total times {} when the loser scored nothing",
+                m.shutout_multiplier
+            ));
+        }
+        s.push_str(&format!(" Bonuses at the end of a game: {}.", b.join("; ")));
+    }
+    for point in [HookPoint::MatchLayout, HookPoint::RecordResult] {
+        if let Some(h) = v.hook(point) {
+            let what = match point {
+                HookPoint::MatchLayout => "Sides and games are set by",
+                _ => "Hands are recorded into the match by",
+            };
+            s.push_str(&format!(" {what} {}.", hook_rule(v, h)));
+        }
+    }
+    if let Some(h) = v.hook(HookPoint::NextDealer) {
+        s.push_str(&format!(
+            " The next dealer is chosen by {}.",
+            hook_rule(v, h)
+        ));
+    } else {
+        let who = match r.next_dealer {
+            NextDealer::Loser => "The loser of a hand deals the next",
+            NextDealer::Winner => "The winner of a hand deals the next",
+            NextDealer::Alternate => "The deal alternates",
+            NextDealer::NextInTurn => "The deal passes to the next seat",
+        };
+        s.push_str(&format!(
+            " {who}; after a dead hand the same dealer deals again."
+        ));
+    }
+    s
+}
+
+fn seats_word(n: u8) -> String {
+    match n {
+        2 => "Two players".into(),
+        3 => "Three players".into(),
+        4 => "Four players".into(),
+        n => format!("{n} players"),
+    }
+}
+
+fn values_text(r: &Ruleset) -> String {
+    let standard = crate::ruleset::MeldRules::standard().values;
+    let names = [
+        "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+        "queen", "king",
+    ];
+    let changed: Vec<String> = (0..13)
+        .filter(|&i| r.melds.values[i] != standard[i])
+        .map(|i| format!("{} {}", names[i], r.melds.values[i]))
+        .collect();
+    if changed.is_empty() {
+        "Cards count their pips (ace 1, J Q K 10).".into()
+    } else {
+        format!(
+            "Cards count their pips (ace 1, J Q K 10), except: {}.",
+            changed.join(", ")
+        )
+    }
+}
+
+fn form(v: &Variant) -> String {
+    let r = &v.ruleset;
+    let mut s = format!("{}, {} cards each", seats_word(r.seats), r.hand_size);
+    if let Some(h) = v.hook(HookPoint::Seating) {
+        s.push_str(&format!(
+            "; tables and who sits out are set by {}",
+            hook_rule(v, h)
+        ));
+    } else if r.seats > 2 {
+        s.push_str("; the dealer deals to the next two seats and sits the hand out");
+    }
+    s.push('.');
+    if r.upcard_offer {
+        s.push_str(" The upcard is offered to the non-dealer, then to the dealer.");
+    } else {
+        s.push_str(" No upcard offer: the non-dealer draws first.");
+    }
+    if r.discard_taken_card {
+        s.push_str(" A card taken from the discard pile may be discarded at once.");
+    } else {
+        s.push_str(" A card taken from the discard pile may not be discarded in the same turn.");
+    }
+    let m = &r.melds;
+    let sets = if m.set_min == m.set_max {
+        format!("{}", m.set_min)
+    } else {
+        format!("{} or {}", m.set_min, m.set_max)
+    };
+    let ace = match (m.ace, m.wrap) {
+        (AceRank::Low, _) => "the ace is low (A-2-3, not Q-K-A)",
+        (AceRank::High, _) => "the ace is high (Q-K-A, not A-2-3)",
+        (AceRank::Both, false) => "the ace is high or low (A-2-3 and Q-K-A), runs do not wrap",
+        (AceRank::Both, true) => "the ace is high or low and runs go round the corner (K-A-2)",
+    };
+    s.push_str(&format!(
+        " Sets of {sets} cards of a rank, runs of {} or more cards of a suit; {ace}. {}",
+        m.run_min,
+        values_text(r)
+    ));
+    s
+}
+
+/// The rules table of a variant: knocking, how a hand ends, hand score, lay-offs and undercuts,
+/// end of the stock, other options, match, form.
+pub fn rules_table(v: &Variant) -> Vec<RulesRow> {
+    let reshuffle = if v.ruleset.stock_end == StockEnd::Reshuffle {
+        None
+    } else {
+        option_setting_stock(v, StockEnd::Reshuffle)
+    };
+    vec![
+        row("Knocking", knocking(v)),
+        row("How a hand ends", hand_ends(v)),
+        row("Hand score", hand_score(v)),
+        row("Lay-offs and undercuts", lay_offs(v)),
+        row("End of the stock", stock_end(v, reshuffle)),
+        row("Other options", other_options(v)),
+        row("Match", match_row(v)),
+        row("Form", form(v)),
+    ]
+}

@@ -1,0 +1,799 @@
+//! The Rhai sandbox and the hook points a script may implement.
+//!
+//! Every script is compiled once, when its ruleset loads, by a sandboxed engine: `Engine::new_raw()`
+//! with only the arithmetic, logic, math, string, array and map packages (no `sleep`, no time, no
+//! `eval`, no modules, no file or network access), strict variables, and limits on operations,
+//! call depth, expression depth, string, array and map sizes, plus a wall-clock deadline per call.
+//! `print` and `debug` go to `tracing` (target `gin_rules::script`).
+//!
+//! A script defines functions. Each public function must be a hook point ([`HookPoint`]) taking
+//! one parameter, the context (a read-only map: a script may change its copy, never the game);
+//! helpers are `private fn`. Nothing else may stand at the top of a script. The YAML file binds
+//! each hook point to a script under `hooks:`.
+//!
+//! Contexts and decisions, as a script sees them (cards are strings like `"TD"`, seats integers
+//! from 0, `target` a number of points or `"single_hand"`; `default` is always what the plain
+//! data would decide, so a script can fall back on it):
+//!
+//! | hook | context fields | returns |
+//! |---|---|---|
+//! | `knock_limit` | `upcard`, `upcard_rank` (`"T"`), `upcard_suit` (`"D"`), `upcard_value`, `values` (rank → value), `dealer`, `hand_number`, `totals` (per seat), `seats`, `hand_size`, `default` (the ruleset's limit or `()`) | a limit 0..=the largest deadwood of a hand, or `()` for only gin |
+//! | `score_multiplier` | as `knock_limit`, with `default` 1 | an integer 1..=1000 |
+//! | `match_layout` | `seats`, `target`, `default` | `#{sides: [[0, 2], [1, 3]], games: 3}`; either key may be left out (the default's), or `()` |
+//! | `seating` | `seats`, `dealer`, `hand_number`, `sides`, `games`, `default` | an array of `#{dealer: 0, players: [1, 0]}` (players: first to act, dealer's role) |
+//! | `record_result` | `hand_number`, `target`, `sides`, `games` (each `#{points: [..], hands_won: [..], closed}`), `results` (each `#{table, dealer, players, outcome, winner, points, multiplier}`; `winner` `()` when dead), `default` | an array of `#{game, side, points}` |
+//! | `next_dealer` | `seats`, `dealer`, `hand_number`, `rule` (`"loser"`...), `sides`, `results`, `default` | a seat |
+//!
+//! Helper functions every script may call: `card_rank("TD")` → `"T"`, `card_suit("TD")` → `"D"`.
+
+use std::cell::Cell;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, LazyLock};
+use std::time::{Duration, Instant};
+
+use rhai::packages::{
+    ArithmeticPackage, BasicArrayPackage, BasicIteratorPackage, BasicMapPackage, BasicMathPackage,
+    BasicStringPackage, LogicPackage, MoreStringPackage, Package,
+};
+use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, EvalAltResult, FnAccess, INT, Map, Scope};
+
+use crate::hooks::{
+    DealInfo, DealerInfo, GameScore, HookError, Hooks, LayoutInfo, MatchLayout, RecordInfo,
+    ScoreEntry, SeatingInfo, TableResult, TableSeating, check_entries, check_seating,
+    default_entries, default_next_dealer, default_seating,
+};
+use crate::ruleset::{NextDealer, Ruleset, Seat, Target};
+
+use super::RulesetError;
+use super::suggest::did_you_mean;
+
+/// Most operations one hook call may run.
+pub const MAX_OPERATIONS: u64 = 100_000;
+/// Deepest call nesting (script functions calling each other).
+pub const MAX_CALL_LEVELS: usize = 32;
+/// Longest string a script may build.
+pub const MAX_STRING: usize = 8_192;
+/// Largest array a script may build.
+pub const MAX_ARRAY: usize = 1_024;
+/// Largest map a script may build.
+pub const MAX_MAP: usize = 256;
+/// Longest script source.
+pub const MAX_SCRIPT_BYTES: usize = 64 * 1024;
+/// Wall-clock time one hook call may take.
+pub const MAX_CALL_TIME: Duration = Duration::from_millis(250);
+
+/// The points where a script may decide a rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HookPoint {
+    /// The knock limit of a hand, at the deal.
+    KnockLimit,
+    /// The multiplier of every score of a hand, at the deal.
+    ScoreMultiplier,
+    /// Sides and games of the match, when it starts.
+    MatchLayout,
+    /// Tables and who sits out, before each deal.
+    Seating,
+    /// How a deal's results enter the match.
+    RecordResult,
+    /// The next dealer.
+    NextDealer,
+}
+
+impl HookPoint {
+    pub const ALL: [HookPoint; 6] = [
+        HookPoint::KnockLimit,
+        HookPoint::ScoreMultiplier,
+        HookPoint::MatchLayout,
+        HookPoint::Seating,
+        HookPoint::RecordResult,
+        HookPoint::NextDealer,
+    ];
+
+    /// The function name and YAML key.
+    pub const fn name(self) -> &'static str {
+        match self {
+            HookPoint::KnockLimit => "knock_limit",
+            HookPoint::ScoreMultiplier => "score_multiplier",
+            HookPoint::MatchLayout => "match_layout",
+            HookPoint::Seating => "seating",
+            HookPoint::RecordResult => "record_result",
+            HookPoint::NextDealer => "next_dealer",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<HookPoint> {
+        HookPoint::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for HookPoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+thread_local! {
+    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+fn sandbox() -> Engine {
+    let mut e = Engine::new_raw();
+    e.register_global_module(ArithmeticPackage::new().as_shared_module());
+    e.register_global_module(LogicPackage::new().as_shared_module());
+    e.register_global_module(BasicMathPackage::new().as_shared_module());
+    e.register_global_module(BasicStringPackage::new().as_shared_module());
+    e.register_global_module(MoreStringPackage::new().as_shared_module());
+    e.register_global_module(BasicIteratorPackage::new().as_shared_module());
+    e.register_global_module(BasicArrayPackage::new().as_shared_module());
+    e.register_global_module(BasicMapPackage::new().as_shared_module());
+    e.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
+    e.set_max_modules(0);
+    e.set_max_operations(MAX_OPERATIONS);
+    e.set_max_call_levels(MAX_CALL_LEVELS);
+    e.set_max_expr_depths(64, 32);
+    e.set_max_string_size(MAX_STRING);
+    e.set_max_array_size(MAX_ARRAY);
+    e.set_max_map_size(MAX_MAP);
+    e.set_max_functions(256);
+    e.set_max_variables(256);
+    e.set_strict_variables(true);
+    e.disable_symbol("eval");
+    e.on_print(|s| tracing::info!(target: "gin_rules::script", "{s}"));
+    e.on_debug(|s, source, pos| {
+        tracing::debug!(target: "gin_rules::script", source = source.unwrap_or(""), line = pos.line(), "{s}");
+    });
+    e.on_progress(|ops| {
+        if ops % 1024 != 0 {
+            return None;
+        }
+        let late = DEADLINE.with(|d| d.get().is_some_and(|t| Instant::now() > t));
+        late.then(|| Dynamic::from("time limit"))
+    });
+    e.register_fn("card_rank", |c: &str| -> String {
+        c.chars().take(1).collect()
+    });
+    e.register_fn("card_suit", |c: &str| -> String {
+        c.chars().skip(1).take(1).collect()
+    });
+    e
+}
+
+static ENGINE: LazyLock<Engine> = LazyLock::new(sandbox);
+
+/// A compiled hook script.
+pub struct Script {
+    /// The file name beside the YAML file (`oklahoma.rhai`).
+    pub name: String,
+    ast: AST,
+    /// The hook points it defines.
+    pub points: BTreeSet<HookPoint>,
+}
+
+impl fmt::Debug for Script {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Script")
+            .field("name", &self.name)
+            .field("points", &self.points)
+            .finish()
+    }
+}
+
+fn script_error(
+    name: &str,
+    line: Option<u32>,
+    column: Option<u32>,
+    message: String,
+) -> RulesetError {
+    RulesetError {
+        path: name.to_string(),
+        line,
+        column,
+        message,
+    }
+}
+
+/// Where `fn NAME` is written in `text`, 1-based.
+fn find_fn(text: &str, name: &str) -> (Option<u32>, Option<u32>) {
+    let needle = format!("fn {name}");
+    for (i, line) in text.lines().enumerate() {
+        if let Some(col) = line.find(&needle) {
+            let after = line[col + needle.len()..].chars().next();
+            if after.is_none_or(|c| !(c.is_alphanumeric() || c == '_')) {
+                return (Some(i as u32 + 1), Some(col as u32 + 1));
+            }
+        }
+    }
+    (None, None)
+}
+
+/// The first line at the top level of `text` that is not a function, a comment or blank.
+fn first_statement(text: &str) -> Option<u32> {
+    let mut depth = 0i32;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if depth == 0
+            && !t.is_empty()
+            && !t.starts_with("//")
+            && !t.starts_with("/*")
+            && !t.starts_with('*')
+            && !t.starts_with("fn ")
+            && !t.starts_with("private fn ")
+            && !t.starts_with('}')
+        {
+            return Some(i as u32 + 1);
+        }
+        depth += t.matches('{').count() as i32 - t.matches('}').count() as i32;
+    }
+    None
+}
+
+/// Compiles a hook script, checking that it defines only hook points and private helpers.
+pub fn compile(name: &str, text: &str) -> Result<Script, Vec<RulesetError>> {
+    if text.len() > MAX_SCRIPT_BYTES {
+        return Err(vec![script_error(
+            name,
+            None,
+            None,
+            format!(
+                "the script is {} bytes; the limit is {MAX_SCRIPT_BYTES}",
+                text.len()
+            ),
+        )]);
+    }
+    let mut ast = match ENGINE.compile(text) {
+        Ok(ast) => ast,
+        Err(e) => {
+            let pos = e.position();
+            return Err(vec![script_error(
+                name,
+                pos.line().map(|l| l as u32),
+                pos.position().map(|c| c as u32),
+                format!("syntax error: {}", e.err_type()),
+            )]);
+        }
+    };
+    ast.set_source(name.to_string());
+    let mut errors = Vec::new();
+    let body: &[_] = ast.as_ref();
+    if !body.is_empty() {
+        errors.push(script_error(
+            name,
+            first_statement(text),
+            first_statement(text).map(|_| 1),
+            "a hook script may only define functions (hook points, and `private fn` helpers); \
+             move this statement into a function"
+                .into(),
+        ));
+    }
+    let mut points = BTreeSet::new();
+    let names: Vec<&str> = HookPoint::ALL.iter().map(|p| p.name()).collect();
+    for f in ast.iter_functions() {
+        if f.access == FnAccess::Private {
+            continue;
+        }
+        let (line, column) = find_fn(text, f.name);
+        match HookPoint::from_name(f.name) {
+            None => {
+                let hint = match did_you_mean(f.name, names.iter().copied()) {
+                    Some(s) => format!("; did you mean `{s}`?"),
+                    None => format!(" (hook points: {})", names.join(", ")),
+                };
+                errors.push(script_error(
+                    name,
+                    line,
+                    column,
+                    format!(
+                        "function `{}` is not a hook point{hint} (write `private fn` for a helper)",
+                        f.name
+                    ),
+                ));
+            }
+            Some(p) if f.params.len() != 1 => errors.push(script_error(
+                name,
+                line,
+                column,
+                format!(
+                    "hook `{p}` takes one parameter (the context), not {}",
+                    f.params.len()
+                ),
+            )),
+            Some(p) => {
+                points.insert(p);
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(Script {
+            name: name.to_string(),
+            ast,
+            points,
+        })
+    } else {
+        Err(errors)
+    }
+}
+
+/// A hook point bound to a script.
+#[derive(Clone, Debug)]
+pub struct Binding {
+    pub point: HookPoint,
+    pub script: Arc<Script>,
+    /// The rule in words, for the rules table.
+    pub rule: Option<String>,
+    /// The ruleset or option that bound it.
+    pub from: String,
+}
+
+/// A variant's hooks, run in the sandbox. Decisions are checked before they are returned.
+pub struct ScriptHooks {
+    bindings: [Option<Binding>; 6],
+    ruleset: Arc<Ruleset>,
+}
+
+impl fmt::Debug for ScriptHooks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(
+                self.bindings
+                    .iter()
+                    .flatten()
+                    .map(|b| (b.point, &b.script.name)),
+            )
+            .finish()
+    }
+}
+
+fn hook_error(point: HookPoint, message: impl Into<String>) -> HookError {
+    HookError {
+        hook: point.name().to_string(),
+        message: message.into(),
+    }
+}
+
+fn int(v: i64) -> Dynamic {
+    Dynamic::from(v as INT)
+}
+
+fn str_(s: &str) -> Dynamic {
+    Dynamic::from(s.to_string())
+}
+
+fn seats_array(seats: impl IntoIterator<Item = Seat>) -> Dynamic {
+    Dynamic::from_array(seats.into_iter().map(|s| int(i64::from(s))).collect())
+}
+
+fn target_dynamic(t: Target) -> Dynamic {
+    match t {
+        Target::Points(p) => int(i64::from(p)),
+        Target::SingleHand => str_("single_hand"),
+    }
+}
+
+fn sides_dynamic(layout: &MatchLayout) -> Dynamic {
+    Dynamic::from_array(
+        layout
+            .sides
+            .iter()
+            .map(|s| seats_array(s.iter().copied()))
+            .collect(),
+    )
+}
+
+fn seating_dynamic(t: &TableSeating) -> Dynamic {
+    let mut m = Map::new();
+    m.insert("dealer".into(), int(i64::from(t.dealer)));
+    m.insert("players".into(), seats_array(t.players));
+    Dynamic::from_map(m)
+}
+
+fn games_dynamic(games: &[GameScore]) -> Dynamic {
+    Dynamic::from_array(
+        games
+            .iter()
+            .map(|g| {
+                let mut m = Map::new();
+                m.insert(
+                    "points".into(),
+                    Dynamic::from_array(g.points.iter().map(|&p| int(p)).collect()),
+                );
+                m.insert(
+                    "hands_won".into(),
+                    Dynamic::from_array(g.hands_won.iter().map(|&h| int(i64::from(h))).collect()),
+                );
+                m.insert("closed".into(), Dynamic::from_bool(g.closed));
+                Dynamic::from_map(m)
+            })
+            .collect(),
+    )
+}
+
+fn results_dynamic(results: &[TableResult]) -> Dynamic {
+    Dynamic::from_array(
+        results
+            .iter()
+            .map(|r| {
+                let mut m = Map::new();
+                m.insert("table".into(), int(i64::from(r.table)));
+                m.insert("dealer".into(), int(i64::from(r.seating.dealer)));
+                m.insert("players".into(), seats_array(r.seating.players));
+                m.insert("outcome".into(), str_(r.outcome.as_str()));
+                m.insert(
+                    "winner".into(),
+                    r.winner.map_or(Dynamic::UNIT, |w| int(i64::from(w))),
+                );
+                m.insert("points".into(), int(i64::from(r.points)));
+                m.insert("multiplier".into(), int(i64::from(r.multiplier)));
+                Dynamic::from_map(m)
+            })
+            .collect(),
+    )
+}
+
+fn entries_dynamic(entries: &[ScoreEntry]) -> Dynamic {
+    Dynamic::from_array(
+        entries
+            .iter()
+            .map(|e| {
+                let mut m = Map::new();
+                m.insert("game".into(), int(i64::from(e.game)));
+                m.insert("side".into(), int(i64::from(e.side)));
+                m.insert("points".into(), int(i64::from(e.points)));
+                Dynamic::from_map(m)
+            })
+            .collect(),
+    )
+}
+
+fn rule_name(r: NextDealer) -> &'static str {
+    match r {
+        NextDealer::Loser => "loser",
+        NextDealer::Winner => "winner",
+        NextDealer::Alternate => "alternate",
+        NextDealer::NextInTurn => "next_in_turn",
+    }
+}
+
+/// Reads an integer a script returned, within `lo..=hi`.
+fn as_int(point: HookPoint, what: &str, v: &Dynamic, lo: i64, hi: i64) -> Result<i64, HookError> {
+    match v.as_int() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        Ok(n) => Err(hook_error(
+            point,
+            format!("{what} {n} is out of range ({lo} to {hi})"),
+        )),
+        Err(t) => Err(hook_error(
+            point,
+            format!("{what} must be an integer, not {t}"),
+        )),
+    }
+}
+
+fn as_array(point: HookPoint, what: &str, v: Dynamic) -> Result<Array, HookError> {
+    let t = v.type_name();
+    v.try_cast::<Array>()
+        .ok_or_else(|| hook_error(point, format!("{what} must be an array, not {t}")))
+}
+
+fn as_map(point: HookPoint, what: &str, v: Dynamic) -> Result<Map, HookError> {
+    let t = v.type_name();
+    v.try_cast::<Map>()
+        .ok_or_else(|| hook_error(point, format!("{what} must be a map, not {t}")))
+}
+
+fn field(point: HookPoint, what: &str, m: &Map, key: &str) -> Result<Dynamic, HookError> {
+    m.get(key)
+        .cloned()
+        .ok_or_else(|| hook_error(point, format!("{what} has no `{key}`")))
+}
+
+fn as_seat(point: HookPoint, what: &str, v: &Dynamic, seats: u8) -> Result<Seat, HookError> {
+    as_int(point, what, v, 0, i64::from(seats) - 1).map(|s| s as Seat)
+}
+
+impl ScriptHooks {
+    /// Hooks for `ruleset` with the given bindings (at most one per point; later ones win).
+    pub fn new(ruleset: Arc<Ruleset>, bindings: impl IntoIterator<Item = Binding>) -> ScriptHooks {
+        let mut table: [Option<Binding>; 6] = Default::default();
+        for b in bindings {
+            let i = b.point.index();
+            table[i] = Some(b);
+        }
+        ScriptHooks {
+            bindings: table,
+            ruleset,
+        }
+    }
+
+    pub fn binding(&self, point: HookPoint) -> Option<&Binding> {
+        self.bindings[point.index()].as_ref()
+    }
+
+    /// Calls the script bound to `point` with `ctx`; `None` when nothing is bound.
+    fn call(&self, point: HookPoint, ctx: Map) -> Option<Result<Dynamic, HookError>> {
+        let b = self.binding(point)?;
+        let deadline = Instant::now() + MAX_CALL_TIME;
+        let run = || {
+            DEADLINE.with(|d| d.set(Some(deadline)));
+            let mut scope = Scope::new();
+            let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+            let r = ENGINE.call_fn_with_options::<Dynamic>(
+                options,
+                &mut scope,
+                &b.script.ast,
+                point.name(),
+                (Dynamic::from_map(ctx),),
+            );
+            DEADLINE.with(|d| d.set(None));
+            r
+        };
+        let result = match catch_unwind(AssertUnwindSafe(run)) {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(hook_error(point, describe_eval_error(&b.script.name, &e))),
+            Err(_) => {
+                DEADLINE.with(|d| d.set(None));
+                Err(hook_error(point, format!("{} crashed", b.script.name)))
+            }
+        };
+        Some(result)
+    }
+
+    fn deal_ctx(&self, deal: &DealInfo) -> Map {
+        let rules = &self.ruleset;
+        let mut m = Map::new();
+        let card = deal.upcard;
+        m.insert("upcard".into(), str_(&card.to_string()));
+        m.insert("upcard_rank".into(), str_(&card.rank().char().to_string()));
+        m.insert("upcard_suit".into(), str_(&card.suit().char().to_string()));
+        m.insert(
+            "upcard_value".into(),
+            int(i64::from(rules.melds.value(card))),
+        );
+        let mut values = Map::new();
+        for r in crate::cards::Rank::ALL {
+            values.insert(
+                r.char().to_string().into(),
+                int(i64::from(rules.melds.values[r.index()])),
+            );
+        }
+        m.insert("values".into(), Dynamic::from_map(values));
+        m.insert("dealer".into(), int(i64::from(deal.dealer)));
+        m.insert("hand_number".into(), int(i64::from(deal.hand_number)));
+        m.insert(
+            "totals".into(),
+            Dynamic::from_array(deal.totals.iter().map(|&t| int(t)).collect()),
+        );
+        m.insert("seats".into(), int(i64::from(rules.seats)));
+        m.insert("hand_size".into(), int(i64::from(rules.hand_size)));
+        m
+    }
+}
+
+/// A script failure in a player's words, with the script and position.
+fn describe_eval_error(script: &str, e: &EvalAltResult) -> String {
+    let pos = e.position();
+    let at = match (pos.line(), pos.position()) {
+        (Some(l), Some(c)) => format!("{script}:{l}:{c}: "),
+        (Some(l), None) => format!("{script}:{l}: "),
+        _ => format!("{script}: "),
+    };
+    let what = match e {
+        EvalAltResult::ErrorTooManyOperations(_) => {
+            format!("ran over its limit of {MAX_OPERATIONS} operations (an endless loop?)")
+        }
+        EvalAltResult::ErrorTerminated(..) => format!(
+            "ran over its time limit of {} ms",
+            MAX_CALL_TIME.as_millis()
+        ),
+        EvalAltResult::ErrorStackOverflow(_) => {
+            format!("called functions more than {MAX_CALL_LEVELS} deep (runaway recursion?)")
+        }
+        EvalAltResult::ErrorDataTooLarge(what, _) => format!(
+            "{what} over its limit (strings {MAX_STRING} bytes, arrays {MAX_ARRAY}, maps {MAX_MAP})"
+        ),
+        EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => {
+            return describe_eval_error(script, inner);
+        }
+        other => other.to_string(),
+    };
+    format!("{at}{what}")
+}
+
+impl Hooks for ScriptHooks {
+    fn knock_limit(&self, deal: &DealInfo) -> Result<Option<u8>, HookError> {
+        let point = HookPoint::KnockLimit;
+        let mut ctx = self.deal_ctx(deal);
+        ctx.insert(
+            "default".into(),
+            deal.knock_limit
+                .map_or(Dynamic::UNIT, |l| int(i64::from(l))),
+        );
+        let Some(r) = self.call(point, ctx) else {
+            return Ok(deal.knock_limit);
+        };
+        let v = r?;
+        if v.is_unit() {
+            return Ok(None);
+        }
+        let max = self
+            .ruleset
+            .melds
+            .max_deadwood(usize::from(self.ruleset.hand_size))
+            .min(255);
+        as_int(point, "the knock limit", &v, 0, i64::from(max)).map(|n| Some(n as u8))
+    }
+
+    fn score_multiplier(&self, deal: &DealInfo) -> Result<u32, HookError> {
+        let point = HookPoint::ScoreMultiplier;
+        let mut ctx = self.deal_ctx(deal);
+        ctx.insert("default".into(), int(1));
+        let Some(r) = self.call(point, ctx) else {
+            return Ok(1);
+        };
+        as_int(point, "the multiplier", &r?, 1, 1000).map(|n| n as u32)
+    }
+
+    fn match_layout(&self, info: &LayoutInfo) -> Result<MatchLayout, HookError> {
+        let point = HookPoint::MatchLayout;
+        let default = MatchLayout::individual(info.seats);
+        let mut ctx = Map::new();
+        ctx.insert("seats".into(), int(i64::from(info.seats)));
+        ctx.insert("target".into(), target_dynamic(info.target));
+        let mut d = Map::new();
+        d.insert("sides".into(), sides_dynamic(&default));
+        d.insert("games".into(), int(i64::from(default.games)));
+        ctx.insert("default".into(), Dynamic::from_map(d));
+        let Some(r) = self.call(point, ctx) else {
+            return Ok(default);
+        };
+        let v = r?;
+        if v.is_unit() {
+            return Ok(default);
+        }
+        let m = as_map(point, "the layout", v)?;
+        let mut layout = default;
+        if let Some(g) = m.get("games") {
+            layout.games = as_int(point, "games", g, 1, i64::from(crate::hooks::MAX_GAMES))? as u8;
+        }
+        if let Some(s) = m.get("sides") {
+            let sides = as_array(point, "sides", s.clone())?;
+            layout.sides = sides
+                .into_iter()
+                .map(|side| {
+                    as_array(point, "a side", side)?
+                        .iter()
+                        .map(|s| as_seat(point, "a seat", s, info.seats))
+                        .collect::<Result<Vec<Seat>, HookError>>()
+                })
+                .collect::<Result<_, _>>()?;
+        }
+        for k in m.keys() {
+            if k != "games" && k != "sides" {
+                return Err(hook_error(
+                    point,
+                    format!("the layout has an unknown key `{k}` (keys: sides, games)"),
+                ));
+            }
+        }
+        layout.check(info.seats).map_err(|e| hook_error(point, e))?;
+        Ok(layout)
+    }
+
+    fn seating(&self, info: &SeatingInfo) -> Result<Vec<TableSeating>, HookError> {
+        let point = HookPoint::Seating;
+        let default = default_seating(info.seats, info.dealer);
+        let mut ctx = Map::new();
+        ctx.insert("seats".into(), int(i64::from(info.seats)));
+        ctx.insert("dealer".into(), int(i64::from(info.dealer)));
+        ctx.insert("hand_number".into(), int(i64::from(info.hand_number)));
+        ctx.insert("sides".into(), sides_dynamic(info.layout));
+        ctx.insert("games".into(), int(i64::from(info.layout.games)));
+        ctx.insert(
+            "default".into(),
+            Dynamic::from_array(default.iter().map(seating_dynamic).collect()),
+        );
+        let Some(r) = self.call(point, ctx) else {
+            return Ok(default);
+        };
+        let tables = as_array(point, "the seating", r?)?
+            .into_iter()
+            .map(|t| {
+                let m = as_map(point, "a table", t)?;
+                let dealer = as_seat(
+                    point,
+                    "a table's dealer",
+                    &field(point, "a table", &m, "dealer")?,
+                    info.seats,
+                )?;
+                let players = as_array(
+                    point,
+                    "a table's players",
+                    field(point, "a table", &m, "players")?,
+                )?;
+                let [a, b] = players.as_slice() else {
+                    return Err(hook_error(point, "a table has two players"));
+                };
+                Ok(TableSeating {
+                    dealer,
+                    players: [
+                        as_seat(point, "a player", a, info.seats)?,
+                        as_seat(point, "a player", b, info.seats)?,
+                    ],
+                })
+            })
+            .collect::<Result<Vec<_>, HookError>>()?;
+        check_seating(&tables, info.seats).map_err(|e| hook_error(point, e))?;
+        Ok(tables)
+    }
+
+    fn record_result(&self, info: &RecordInfo) -> Result<Vec<ScoreEntry>, HookError> {
+        let point = HookPoint::RecordResult;
+        let default = default_entries(info);
+        let mut ctx = Map::new();
+        ctx.insert("hand_number".into(), int(i64::from(info.hand_number)));
+        ctx.insert("target".into(), target_dynamic(info.target));
+        ctx.insert("sides".into(), sides_dynamic(info.layout));
+        ctx.insert("games".into(), games_dynamic(info.games));
+        ctx.insert("results".into(), results_dynamic(info.results));
+        ctx.insert("default".into(), entries_dynamic(&default));
+        let Some(r) = self.call(point, ctx) else {
+            return Ok(default);
+        };
+        let entries = as_array(point, "the entries", r?)?
+            .into_iter()
+            .map(|e| {
+                let m = as_map(point, "an entry", e)?;
+                let game = as_int(
+                    point,
+                    "an entry's game",
+                    &field(point, "an entry", &m, "game")?,
+                    0,
+                    255,
+                )?;
+                let side = as_int(
+                    point,
+                    "an entry's side",
+                    &field(point, "an entry", &m, "side")?,
+                    0,
+                    255,
+                )?;
+                let points = as_int(
+                    point,
+                    "an entry's points",
+                    &field(point, "an entry", &m, "points")?,
+                    0,
+                    1_000_000,
+                )?;
+                Ok(ScoreEntry {
+                    game: game as u8,
+                    side: side as u8,
+                    points: points as u32,
+                })
+            })
+            .collect::<Result<Vec<_>, HookError>>()?;
+        check_entries(&entries, info.layout, info.games).map_err(|e| hook_error(point, e))?;
+        Ok(entries)
+    }
+
+    fn next_dealer(&self, info: &DealerInfo) -> Result<Seat, HookError> {
+        let point = HookPoint::NextDealer;
+        let default = default_next_dealer(info);
+        let mut ctx = Map::new();
+        ctx.insert("seats".into(), int(i64::from(info.seats)));
+        ctx.insert("dealer".into(), int(i64::from(info.dealer)));
+        ctx.insert("hand_number".into(), int(i64::from(info.hand_number)));
+        ctx.insert("rule".into(), str_(rule_name(info.rule)));
+        ctx.insert("sides".into(), sides_dynamic(info.layout));
+        ctx.insert("results".into(), results_dynamic(info.results));
+        ctx.insert("default".into(), int(i64::from(default)));
+        let Some(r) = self.call(point, ctx) else {
+            return Ok(default);
+        };
+        as_seat(point, "the next dealer", &r?, info.seats)
+    }
+}

@@ -1,0 +1,934 @@
+//! Rulesets as data: YAML files with optional Rhai hooks, resolved into the core
+//! [`Ruleset`](crate::ruleset::Ruleset) the engine reads and a [`Hooks`](crate::hooks::Hooks)
+//! implementation.
+//!
+//! A [`Catalog`] holds the built-in rulesets (embedded in the binary) and any loaded from a
+//! directory. [`Catalog::resolve`] turns a [`RulesetRef`] (an id and options, or an authored
+//! ruleset sent with a request) into a playable [`Variant`]; it is cheap after the first call,
+//! since resolved variants are cached. [`Catalog::check`] loads an authored ruleset and reports
+//! every problem with its place.
+//!
+//! ```
+//! use gin_rules::rules::Catalog;
+//! use gin_rules::ruleset::RulesetRef;
+//!
+//! let catalog = Catalog::builtin();
+//! let variant = catalog
+//!     .resolve(&RulesetRef { id: "standard".into(), options: vec!["oklahoma".into()], authored: None })
+//!     .unwrap();
+//! assert_eq!(variant.ruleset.knock_limit, Some(10));
+//! ```
+
+mod describe;
+pub mod hooks;
+mod load;
+pub mod spec;
+mod suggest;
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::path::Path;
+use std::sync::{Arc, Mutex, RwLock};
+
+use serde::Serialize;
+
+use crate::hooks::{Hooks, NoHooks};
+use crate::ruleset::{AuthoredRuleset, Ruleset, RulesetRef, Target};
+
+pub use describe::{RulesRow, rules_table};
+pub use hooks::{HookPoint, ScriptHooks};
+pub use load::MAX_YAML_BYTES;
+pub use spec::schema_json;
+
+use hooks::Binding;
+use load::{Base, OptionEntry, Source, apply_hooks, base_of, build_ruleset, parse_source};
+use suggest::did_you_mean;
+
+/// One problem with a ruleset, at its place: `path:line:column: message`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct RulesetError {
+    /// The file: the YAML file, or the script the problem is in.
+    pub path: String,
+    /// 1-based; `None` when the problem has no single place.
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    pub message: String,
+}
+
+impl fmt::Display for RulesetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.path)?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+            if let Some(c) = self.column {
+                write!(f, ":{c}")?;
+            }
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for RulesetError {}
+
+/// Why a ruleset reference does not resolve to a playable variant.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    /// No ruleset with that id (API `unknown-ruleset`).
+    #[error("there is no ruleset `{0}`")]
+    UnknownRuleset(String),
+    /// The ruleset does not offer that option (API `unknown-option`).
+    #[error("{ruleset} has no option `{option}`{}", option_hint(option, known))]
+    UnknownOption {
+        ruleset: String,
+        option: String,
+        /// The options it offers.
+        known: Vec<String>,
+    },
+    /// Options that exclude each other, or that the ruleset refuses (API `incompatible-options`);
+    /// `reason` is the sentence a player reads.
+    #[error("{reason}")]
+    IncompatibleOptions {
+        ruleset: String,
+        options: Vec<String>,
+        reason: String,
+    },
+    /// A target the ruleset does not play to (API: `invalid-target`, 422).
+    #[error(
+        "{ruleset} is not played to {target}; choose {}",
+        list_targets(allowed)
+    )]
+    TargetNotAllowed {
+        ruleset: String,
+        target: Target,
+        allowed: Vec<Target>,
+    },
+    /// The ruleset does not load (API `invalid-ruleset`, with every error).
+    #[error("the ruleset does not load: {}", first_error(.0))]
+    Invalid(Vec<RulesetError>),
+}
+
+fn option_hint(option: &str, known: &[String]) -> String {
+    match did_you_mean(option, known.iter().map(String::as_str)) {
+        Some(s) => format!("; did you mean `{s}`?"),
+        None if known.is_empty() => " (it offers none)".into(),
+        None => format!(" (options: {})", known.join(", ")),
+    }
+}
+
+fn list_targets(targets: &[Target]) -> String {
+    targets
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn first_error(errors: &[RulesetError]) -> String {
+    match errors {
+        [] => "no details".into(),
+        [e] => e.to_string(),
+        [e, rest @ ..] => format!("{e} (and {} more)", rest.len()),
+    }
+}
+
+impl ResolveError {
+    /// The stable problem code of the HTTP API.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ResolveError::UnknownRuleset(_) => "unknown-ruleset",
+            ResolveError::UnknownOption { .. } => "unknown-option",
+            ResolveError::IncompatibleOptions { .. } => "incompatible-options",
+            ResolveError::TargetNotAllowed { .. } => "invalid-target",
+            ResolveError::Invalid(_) => "invalid-ruleset",
+        }
+    }
+}
+
+/// An option a ruleset offers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OptionInfo {
+    pub id: String,
+    pub name: String,
+    pub summary: String,
+    /// Options it cannot be combined with.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts_with: Vec<String>,
+}
+
+/// An option the ruleset knows but refuses, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RefusedOption {
+    pub id: String,
+    pub reason: String,
+}
+
+/// A target an option in force refuses, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RefusedTarget {
+    pub target: Target,
+    pub option: String,
+    pub reason: String,
+}
+
+/// A hook point in force.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HookInfo {
+    pub point: String,
+    pub script: String,
+    /// The rule in words, as the YAML gives it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// The ruleset or option that binds it.
+    pub from: String,
+}
+
+/// A ruleset as `GET /v1/rulesets` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RulesetInfo {
+    pub id: String,
+    pub name: String,
+    pub summary: String,
+    pub seats: u8,
+    pub options: Vec<OptionInfo>,
+    pub targets: Vec<Target>,
+    pub default_target: Target,
+}
+
+/// A resolved, playable ruleset: the rules, the hooks, and what a game state carries.
+pub struct Variant {
+    /// What a game state carries to resolve this variant again.
+    pub reference: RulesetRef,
+    pub ruleset: Arc<Ruleset>,
+    /// [`NoHooks`] when the ruleset binds none.
+    pub hooks: Arc<dyn Hooks>,
+    /// Options the ruleset offers (whether or not in force).
+    pub allowed_options: Vec<OptionInfo>,
+    /// Options in force, in the order applied.
+    pub options: Vec<OptionInfo>,
+    /// Options the ruleset refuses, with the reason.
+    pub refused_options: Vec<RefusedOption>,
+    /// Targets the options in force refuse.
+    pub refused_targets: Vec<RefusedTarget>,
+    /// Hook points in force.
+    pub hook_points: Vec<HookInfo>,
+    /// The file the ruleset was read from.
+    pub file: String,
+    /// Offered options that set the end of the stock, and to what (for the rules table).
+    option_stock_ends: Vec<(String, crate::ruleset::StockEnd)>,
+}
+
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Variant")
+            .field("reference", &self.reference)
+            .field("ruleset", &self.ruleset)
+            .field("hook_points", &self.hook_points)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Variant {
+    /// Checks a requested match target: refused by an option in force (`IncompatibleOptions`,
+    /// e.g. Hollywood with a one-hand match) or not among the ruleset's targets.
+    pub fn check_target(&self, target: Target) -> Result<(), ResolveError> {
+        if let Some(r) = self.refused_targets.iter().find(|r| r.target == target) {
+            return Err(ResolveError::IncompatibleOptions {
+                ruleset: self.ruleset.id.clone(),
+                options: vec![r.option.clone()],
+                reason: r.reason.clone(),
+            });
+        }
+        if self.ruleset.match_rules.targets.contains(&target) {
+            Ok(())
+        } else {
+            Err(ResolveError::TargetNotAllowed {
+                ruleset: self.ruleset.name.clone(),
+                target,
+                allowed: self.ruleset.match_rules.targets.clone(),
+            })
+        }
+    }
+
+    /// The listing entry of this variant.
+    pub fn info(&self) -> RulesetInfo {
+        RulesetInfo {
+            id: self.ruleset.id.clone(),
+            name: self.ruleset.name.clone(),
+            summary: self.ruleset.summary.clone(),
+            seats: self.ruleset.seats,
+            options: self.allowed_options.clone(),
+            targets: self.ruleset.match_rules.targets.clone(),
+            default_target: self.ruleset.match_rules.default_target,
+        }
+    }
+
+    /// The hook bound to `point`, if any.
+    pub fn hook(&self, point: HookPoint) -> Option<&HookInfo> {
+        self.hook_points.iter().find(|h| h.point == point.name())
+    }
+}
+
+const BUILTIN_YAML: &[(&str, &str)] = &[
+    (
+        "rulesets/standard.yaml",
+        include_str!("../../rulesets/standard.yaml"),
+    ),
+    (
+        "rulesets/straight-gin.yaml",
+        include_str!("../../rulesets/straight-gin.yaml"),
+    ),
+    (
+        "rulesets/three-player.yaml",
+        include_str!("../../rulesets/three-player.yaml"),
+    ),
+];
+
+const BUILTIN_SCRIPTS: &[(&str, &str)] = &[
+    (
+        "oklahoma.rhai",
+        include_str!("../../rulesets/oklahoma.rhai"),
+    ),
+    (
+        "hollywood.rhai",
+        include_str!("../../rulesets/hollywood.rhai"),
+    ),
+];
+
+/// The name an authored ruleset's YAML goes by in errors.
+pub const AUTHORED_FILE: &str = "ruleset.yaml";
+
+const MAX_CACHED_VARIANTS: usize = 1024;
+const MAX_CACHED_AUTHORED: usize = 64;
+
+#[derive(Default)]
+struct AuthoredCache {
+    sources: HashMap<u64, (AuthoredRuleset, Arc<Source>)>,
+    order: VecDeque<u64>,
+    variants: HashMap<(u64, Vec<String>), Arc<Variant>>,
+}
+
+/// The rulesets a server or CLI knows, and a cache of resolved variants. `Send + Sync`.
+pub struct Catalog {
+    sources: BTreeMap<String, Arc<Source>>,
+    order: Vec<String>,
+    variants: RwLock<HashMap<VariantKey, Arc<Variant>>>,
+    authored: Mutex<AuthoredCache>,
+}
+
+/// A ruleset id and the options asked for.
+type VariantKey = (String, Vec<String>);
+
+impl fmt::Debug for Catalog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Catalog")
+            .field("rulesets", &self.order)
+            .finish_non_exhaustive()
+    }
+}
+
+fn hash_authored(a: &AuthoredRuleset) -> u64 {
+    let mut h = DefaultHasher::new();
+    a.hash(&mut h);
+    h.finish()
+}
+
+impl Catalog {
+    /// An empty catalog.
+    pub fn empty() -> Catalog {
+        Catalog {
+            sources: BTreeMap::new(),
+            order: Vec::new(),
+            variants: RwLock::new(HashMap::new()),
+            authored: Mutex::new(AuthoredCache::default()),
+        }
+    }
+
+    /// The built-in rulesets, embedded in the binary.
+    pub fn builtin() -> Catalog {
+        let mut c = Catalog::empty();
+        let scripts: BTreeMap<String, String> = BUILTIN_SCRIPTS
+            .iter()
+            .map(|(n, t)| ((*n).to_string(), (*t).to_string()))
+            .collect();
+        let files: Vec<(String, String)> = BUILTIN_YAML
+            .iter()
+            .map(|(f, y)| ((*f).to_string(), (*y).to_string()))
+            .collect();
+        if let Err(errors) = c.add_files(&files, &scripts) {
+            for e in errors {
+                tracing::error!("built-in ruleset does not load: {e}");
+            }
+        }
+        c
+    }
+
+    /// The ids of the rulesets, built-ins first.
+    pub fn ids(&self) -> Vec<String> {
+        self.order.clone()
+    }
+
+    /// Adds the `*.yaml` rulesets of `dir`, with the `*.rhai` scripts beside them. Either every
+    /// file loads and is added, or nothing is and every error is returned.
+    pub fn add_dir(&mut self, dir: &Path) -> Result<(), Vec<RulesetError>> {
+        let io = |p: &Path, e: std::io::Error| {
+            vec![RulesetError {
+                path: p.display().to_string(),
+                line: None,
+                column: None,
+                message: format!("cannot read: {e}"),
+            }]
+        };
+        let entries = std::fs::read_dir(dir).map_err(|e| io(dir, e))?;
+        let mut paths: Vec<_> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        paths.sort();
+        let mut files = Vec::new();
+        let mut scripts = BTreeMap::new();
+        for p in &paths {
+            let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if ext == "yaml" || ext == "yml" {
+                let text = std::fs::read_to_string(p).map_err(|e| io(p, e))?;
+                files.push((p.display().to_string(), text));
+            } else if ext == "rhai" {
+                let text = std::fs::read_to_string(p).map_err(|e| io(p, e))?;
+                if let Some(name) = p.file_name().and_then(|n| n.to_str()) {
+                    scripts.insert(name.to_string(), text);
+                }
+            }
+        }
+        self.add_files(&files, &scripts)
+    }
+
+    /// Adds ruleset files `(file name, yaml)` that share `scripts`; all or nothing.
+    pub fn add_files(
+        &mut self,
+        files: &[(String, String)],
+        scripts: &BTreeMap<String, String>,
+    ) -> Result<(), Vec<RulesetError>> {
+        let mut errors = Vec::new();
+        let mut added = Vec::new();
+        for (file, yaml) in files {
+            match parse_source(file, yaml, scripts) {
+                Err(mut e) => errors.append(&mut e),
+                Ok(source) => {
+                    let id = source.id().to_string();
+                    let clash = self
+                        .sources
+                        .get(&id)
+                        .map(|s| s.file.to_string())
+                        .or_else(|| {
+                            added
+                                .iter()
+                                .find(|s: &&Arc<Source>| s.id() == id)
+                                .map(|s| s.file.to_string())
+                        });
+                    if let Some(other) = clash {
+                        errors.push(load::at(
+                            &source.spec.id,
+                            file,
+                            format!("`id`: `{id}` is already the id of {other}"),
+                        ));
+                    } else {
+                        added.push(Arc::new(source));
+                    }
+                }
+            }
+        }
+        let mut next = Catalog {
+            sources: self.sources.clone(),
+            order: self.order.clone(),
+            variants: RwLock::new(HashMap::new()),
+            authored: Mutex::new(AuthoredCache::default()),
+        };
+        for s in &added {
+            next.sources.insert(s.id().to_string(), s.clone());
+            next.order.push(s.id().to_string());
+        }
+        for s in &added {
+            if let Err(mut e) = next.check_source(s) {
+                errors.append(&mut e);
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        self.sources = next.sources;
+        self.order = next.order;
+        self.clear_cache();
+        Ok(())
+    }
+
+    fn clear_cache(&self) {
+        if let Ok(mut v) = self.variants.write() {
+            v.clear();
+        }
+    }
+
+    /// Every ruleset, as `GET /v1/rulesets` lists them.
+    pub fn list(&self) -> Vec<RulesetInfo> {
+        self.order
+            .iter()
+            .filter_map(|id| {
+                self.resolve(&RulesetRef {
+                    id: id.clone(),
+                    options: Vec::new(),
+                    authored: None,
+                })
+                .ok()
+            })
+            .map(|v| v.info())
+            .collect()
+    }
+
+    /// The playable variant a reference names: a ruleset id with options, or an authored ruleset.
+    /// Cached: after the first call for a reference this is a map lookup.
+    pub fn resolve(&self, reference: &RulesetRef) -> Result<Arc<Variant>, ResolveError> {
+        if let Some(authored) = &reference.authored {
+            return self.resolve_authored(reference, authored);
+        }
+        let key = (reference.id.clone(), reference.options.clone());
+        if let Ok(cache) = self.variants.read()
+            && let Some(v) = cache.get(&key)
+        {
+            return Ok(v.clone());
+        }
+        let source = self
+            .sources
+            .get(&reference.id)
+            .ok_or_else(|| ResolveError::UnknownRuleset(reference.id.clone()))?;
+        let variant = Arc::new(self.variant(source, &reference.options, None)?);
+        if let Ok(mut cache) = self.variants.write() {
+            if cache.len() >= MAX_CACHED_VARIANTS {
+                cache.clear();
+            }
+            cache.insert(key, variant.clone());
+        }
+        Ok(variant)
+    }
+
+    fn authored_source(
+        &self,
+        authored: &AuthoredRuleset,
+    ) -> Result<(u64, Arc<Source>), Vec<RulesetError>> {
+        let hash = hash_authored(authored);
+        if let Ok(cache) = self.authored.lock()
+            && let Some((a, s)) = cache.sources.get(&hash)
+            && a == authored
+        {
+            return Ok((hash, s.clone()));
+        }
+        let source = Arc::new(parse_source(
+            AUTHORED_FILE,
+            &authored.yaml,
+            &authored.scripts,
+        )?);
+        if let Ok(mut cache) = self.authored.lock() {
+            if cache.sources.len() >= MAX_CACHED_AUTHORED
+                && let Some(old) = cache.order.pop_front()
+            {
+                cache.sources.remove(&old);
+                cache.variants.retain(|(h, _), _| *h != old);
+            }
+            if cache
+                .sources
+                .insert(hash, (authored.clone(), source.clone()))
+                .is_none()
+            {
+                cache.order.push_back(hash);
+            }
+        }
+        Ok((hash, source))
+    }
+
+    fn resolve_authored(
+        &self,
+        reference: &RulesetRef,
+        authored: &AuthoredRuleset,
+    ) -> Result<Arc<Variant>, ResolveError> {
+        let (hash, source) = self
+            .authored_source(authored)
+            .map_err(ResolveError::Invalid)?;
+        let key = (hash, reference.options.clone());
+        if let Ok(cache) = self.authored.lock()
+            && let Some(v) = cache.variants.get(&key)
+            && v.reference.authored.as_ref() == Some(authored)
+            && v.reference.id == reference.id
+        {
+            return Ok(v.clone());
+        }
+        if source.id() != reference.id {
+            return Err(ResolveError::Invalid(vec![load::at(
+                &source.spec.id,
+                AUTHORED_FILE,
+                format!(
+                    "the game names ruleset `{}`, but the authored ruleset's id is `{}`",
+                    reference.id,
+                    source.id()
+                ),
+            )]));
+        }
+        let variant =
+            Arc::new(self.variant(&source, &reference.options, Some(authored.clone()))?);
+        if let Ok(mut cache) = self.authored.lock() {
+            if cache.variants.len() >= MAX_CACHED_VARIANTS {
+                cache.variants.clear();
+            }
+            cache.variants.insert(key, variant.clone());
+        }
+        Ok(variant)
+    }
+
+    /// Loads an authored ruleset (`POST /v1/rulesets/check`): the resolved ruleset without
+    /// options, or every problem found in it and in each of its options.
+    pub fn check(
+        &self,
+        yaml: &str,
+        scripts: &BTreeMap<String, String>,
+    ) -> Result<Arc<Variant>, Vec<RulesetError>> {
+        let authored = AuthoredRuleset {
+            yaml: yaml.to_string(),
+            scripts: scripts.clone(),
+        };
+        let (_, source) = self.authored_source(&authored)?;
+        self.check_source(&source)?;
+        let reference = RulesetRef {
+            id: source.id().to_string(),
+            options: Vec::new(),
+            authored: Some(authored),
+        };
+        self.resolve(&reference).map_err(resolve_errors)
+    }
+
+    /// Loads a ruleset file with the `.rhai` scripts beside it (`gin-rules check`), with errors
+    /// placed in that file's path.
+    pub fn check_file(&self, path: &Path) -> Result<Arc<Variant>, Vec<RulesetError>> {
+        let err = |p: &Path, e: std::io::Error| {
+            vec![RulesetError {
+                path: p.display().to_string(),
+                line: None,
+                column: None,
+                message: format!("cannot read: {e}"),
+            }]
+        };
+        let yaml = std::fs::read_to_string(path).map_err(|e| err(path, e))?;
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => Path::new(".").to_path_buf(),
+        };
+        let mut scripts = BTreeMap::new();
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for p in entries.filter_map(Result::ok).map(|e| e.path()) {
+                if p.extension().and_then(|e| e.to_str()) == Some("rhai")
+                    && let (Some(name), Ok(text)) = (
+                        p.file_name().and_then(|n| n.to_str()),
+                        std::fs::read_to_string(&p),
+                    )
+                {
+                    scripts.insert(name.to_string(), text);
+                }
+            }
+        }
+        let file = path.display().to_string();
+        let rename = |mut errors: Vec<RulesetError>| {
+            for e in &mut errors {
+                if e.path == AUTHORED_FILE {
+                    e.path.clone_from(&file);
+                } else if e.path.ends_with(".rhai") && !e.path.contains(['/', '\\']) {
+                    e.path = dir.join(&e.path).display().to_string();
+                }
+            }
+            errors
+        };
+        self.check(&yaml, &scripts).map_err(rename)
+    }
+
+    /// Checks that a source resolves, alone and with each option it offers.
+    fn check_source(&self, source: &Source) -> Result<(), Vec<RulesetError>> {
+        let mut errors = Vec::new();
+        match self.variant(source, &[], None) {
+            Err(e) => errors.extend(resolve_errors(e)),
+            Ok(v) => {
+                for o in &v.allowed_options {
+                    if let Err(e) = self.variant(source, std::slice::from_ref(&o.id), None) {
+                        for mut e in resolve_errors(e) {
+                            e.message = format!("with option `{}`: {}", o.id, e.message);
+                            errors.push(e);
+                        }
+                    }
+                }
+            }
+        }
+        let mut seen = BTreeSet::new();
+        errors.retain(|e| seen.insert(e.clone()));
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The sources from the root of `leaf`'s `extends` chain down to `leaf`.
+    fn chain<'a>(&'a self, leaf: &'a Source) -> Result<Vec<&'a Source>, Vec<RulesetError>> {
+        let mut chain = vec![leaf];
+        let mut ids = vec![leaf.id().to_string()];
+        let mut current = leaf;
+        while let Some(ext) = &current.spec.extends {
+            let parent_id = &ext.value;
+            if ids.contains(parent_id) {
+                ids.push(parent_id.clone());
+                return Err(vec![load::at(
+                    ext,
+                    &current.file,
+                    format!("`extends` makes a cycle: {}", ids.join(" extends ")),
+                )]);
+            }
+            let Some(parent) = self.sources.get(parent_id) else {
+                let hint = match did_you_mean(parent_id, self.order.iter().map(String::as_str)) {
+                    Some(s) => format!("; did you mean `{s}`?"),
+                    None => format!(" (rulesets: {})", self.order.join(", ")),
+                };
+                return Err(vec![load::at(
+                    ext,
+                    &current.file,
+                    format!("`extends`: there is no ruleset `{parent_id}`{hint}"),
+                )]);
+            };
+            ids.push(parent_id.clone());
+            chain.push(parent);
+            current = parent;
+        }
+        chain.reverse();
+        Ok(chain)
+    }
+
+    /// Resolves a source with options into a variant.
+    fn variant(
+        &self,
+        source: &Source,
+        options: &[String],
+        authored: Option<AuthoredRuleset>,
+    ) -> Result<Variant, ResolveError> {
+        let chain = self.chain(source).map_err(ResolveError::Invalid)?;
+        let base =
+            base_of(&chain).ok_or_else(|| ResolveError::UnknownRuleset(source.id().into()))?;
+        let picked = pick_options(&base, options)?;
+        let mut sections = base.sections.clone();
+        let mut hooks = base.hooks.clone();
+        let mut refused_targets = Vec::new();
+        let mut errors = check_option_specs(&base);
+        for o in &picked {
+            sections.overlay(&o.spec.sections(), &o.file);
+            apply_hooks(&mut hooks, &o.hooks);
+            match load::refused_targets(o) {
+                Ok(ts) => {
+                    refused_targets.extend(ts.into_iter().map(|(target, reason)| RefusedTarget {
+                        target,
+                        option: o.id.clone(),
+                        reason,
+                    }))
+                }
+                Err(mut e) => errors.append(&mut e),
+            }
+        }
+        let mut ruleset = match build_ruleset(&base, &sections, &hooks) {
+            Ok(r) => r,
+            Err(mut e) => {
+                errors.append(&mut e);
+                return Err(ResolveError::Invalid(errors));
+            }
+        };
+        if !errors.is_empty() {
+            return Err(ResolveError::Invalid(errors));
+        }
+        let m = &mut ruleset.match_rules;
+        m.targets
+            .retain(|t| !refused_targets.iter().any(|r| r.target == *t));
+        if let Some(r) = refused_targets
+            .iter()
+            .find(|r| r.target == m.default_target)
+        {
+            return Err(ResolveError::Invalid(vec![RulesetError {
+                path: base.file.to_string(),
+                line: None,
+                column: None,
+                message: format!(
+                    "option `{}` refuses the default target ({}); make another target the default",
+                    r.option, m.default_target
+                ),
+            }]));
+        }
+        let ruleset = Arc::new(ruleset);
+        let bindings: Vec<Binding> = hooks.iter().flatten().cloned().collect();
+        let hook_points = bindings
+            .iter()
+            .map(|b| HookInfo {
+                point: b.point.name().to_string(),
+                script: b.script.name.clone(),
+                rule: b.rule.clone(),
+                from: b.from.clone(),
+            })
+            .collect();
+        let hooks: Arc<dyn Hooks> = if bindings.is_empty() {
+            Arc::new(NoHooks)
+        } else {
+            Arc::new(ScriptHooks::new(ruleset.clone(), bindings))
+        };
+        Ok(Variant {
+            reference: RulesetRef {
+                id: base.id.clone(),
+                options: options.to_vec(),
+                authored,
+            },
+            ruleset,
+            hooks,
+            allowed_options: base
+                .options
+                .values()
+                .filter(|o| o.spec.incompatible.is_none())
+                .map(option_info)
+                .collect(),
+            options: picked.iter().map(|o| option_info(o)).collect(),
+            refused_options: base
+                .options
+                .values()
+                .filter_map(|o| {
+                    o.spec.incompatible.as_ref().map(|r| RefusedOption {
+                        id: o.id.clone(),
+                        reason: r.value.clone(),
+                    })
+                })
+                .collect(),
+            refused_targets,
+            hook_points,
+            file: base.file.to_string(),
+            option_stock_ends: base
+                .options
+                .values()
+                .filter(|o| o.spec.incompatible.is_none())
+                .filter_map(|o| {
+                    let end = o.spec.stock.as_ref()?.end.as_ref()?.value;
+                    Some((o.id.clone(), end))
+                })
+                .collect(),
+        })
+    }
+}
+
+fn resolve_errors(e: ResolveError) -> Vec<RulesetError> {
+    match e {
+        ResolveError::Invalid(errors) => errors,
+        other => vec![RulesetError {
+            path: AUTHORED_FILE.into(),
+            line: None,
+            column: None,
+            message: other.to_string(),
+        }],
+    }
+}
+
+fn option_info(o: &OptionEntry) -> OptionInfo {
+    OptionInfo {
+        id: o.id.clone(),
+        name: o
+            .spec
+            .name
+            .as_ref()
+            .map_or_else(|| o.id.clone(), |n| n.value.trim().to_string()),
+        summary: o
+            .spec
+            .summary
+            .as_ref()
+            .map(|s| s.value.trim().to_string())
+            .unwrap_or_default(),
+        conflicts_with: o
+            .spec
+            .conflicts_with
+            .iter()
+            .flatten()
+            .map(|(k, _)| k.clone())
+            .collect(),
+    }
+}
+
+/// `conflicts_with` names options that exist.
+fn check_option_specs(base: &Base) -> Vec<RulesetError> {
+    let mut errors = Vec::new();
+    let known: Vec<&str> = base.options.keys().map(String::as_str).collect();
+    for o in base.options.values() {
+        for (other, reason) in o.spec.conflicts_with.iter().flatten() {
+            if !base.options.contains_key(other) {
+                let hint = match did_you_mean(other, known.iter().copied()) {
+                    Some(s) => format!("; did you mean `{s}`?"),
+                    None => String::new(),
+                };
+                errors.push(load::at(
+                    reason,
+                    &o.file,
+                    format!(
+                        "`options.{}.conflicts_with`: there is no option `{other}`{hint}",
+                        o.id
+                    ),
+                ));
+            }
+        }
+    }
+    errors
+}
+
+/// The options asked for, checked: known, not refused, not twice, not in conflict.
+fn pick_options<'a>(
+    base: &'a Base,
+    options: &[String],
+) -> Result<Vec<&'a OptionEntry>, ResolveError> {
+    let mut picked: Vec<&OptionEntry> = Vec::new();
+    for id in options {
+        let Some(o) = base.options.get(id) else {
+            return Err(ResolveError::UnknownOption {
+                ruleset: base.id.clone(),
+                option: id.clone(),
+                known: base
+                    .options
+                    .values()
+                    .filter(|o| o.spec.incompatible.is_none())
+                    .map(|o| o.id.clone())
+                    .collect(),
+            });
+        };
+        if let Some(reason) = &o.spec.incompatible {
+            return Err(ResolveError::IncompatibleOptions {
+                ruleset: base.id.clone(),
+                options: vec![id.clone()],
+                reason: reason.value.clone(),
+            });
+        }
+        if picked.iter().any(|p| p.id == *id) {
+            return Err(ResolveError::IncompatibleOptions {
+                ruleset: base.id.clone(),
+                options: vec![id.clone()],
+                reason: format!("option `{id}` is asked for twice"),
+            });
+        }
+        for p in &picked {
+            let reason = o
+                .spec
+                .conflicts_with
+                .as_ref()
+                .and_then(|c| c.get(&p.id))
+                .or_else(|| p.spec.conflicts_with.as_ref().and_then(|c| c.get(id)));
+            if let Some(reason) = reason {
+                return Err(ResolveError::IncompatibleOptions {
+                    ruleset: base.id.clone(),
+                    options: vec![p.id.clone(), id.clone()],
+                    reason: reason.value.clone(),
+                });
+            }
+        }
+        picked.push(o);
+    }
+    Ok(picked)
+}

@@ -1,0 +1,755 @@
+//! Rulesets as data: loading, errors, options, hooks and the built-ins.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use gin_rules::cards::Card;
+use gin_rules::hooks::{DealInfo, HookError, Hooks};
+use gin_rules::rules::{Catalog, ResolveError, RulesetError, Variant};
+use gin_rules::ruleset::{AceRank, Ruleset, RulesetRef, Target};
+
+fn reference(id: &str, options: &[&str]) -> RulesetRef {
+    RulesetRef {
+        id: id.into(),
+        options: options.iter().map(|s| s.to_string()).collect(),
+        authored: None,
+    }
+}
+
+fn resolve(id: &str, options: &[&str]) -> Result<Arc<Variant>, ResolveError> {
+    Catalog::builtin().resolve(&reference(id, options))
+}
+
+fn scripts(list: &[(&str, &str)]) -> BTreeMap<String, String> {
+    list.iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect()
+}
+
+/// Checks an authored ruleset that must fail, quickly, and returns its errors.
+fn errors_of(yaml: &str, list: &[(&str, &str)]) -> Vec<RulesetError> {
+    let started = Instant::now();
+    let result = Catalog::builtin().check(yaml, &scripts(list));
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(500), "took {took:?}");
+    match result {
+        Ok(v) => panic!("loaded: {v:?}"),
+        Err(e) => e,
+    }
+}
+
+fn one_error(yaml: &str, list: &[(&str, &str)]) -> RulesetError {
+    let errors = errors_of(yaml, list);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    errors.into_iter().next().unwrap()
+}
+
+fn deal(upcard: &str) -> (Card, Vec<i64>) {
+    (upcard.parse().unwrap(), vec![0, 0])
+}
+
+fn knock_limit(hooks: &dyn Hooks, upcard: &str) -> Result<Option<u8>, HookError> {
+    let (card, totals) = deal(upcard);
+    hooks.knock_limit(&DealInfo {
+        upcard: card,
+        dealer: 0,
+        hand_number: 0,
+        totals: &totals,
+        knock_limit: Some(10),
+    })
+}
+
+fn multiplier(hooks: &dyn Hooks, upcard: &str) -> Result<u32, HookError> {
+    let (card, totals) = deal(upcard);
+    hooks.score_multiplier(&DealInfo {
+        upcard: card,
+        dealer: 0,
+        hand_number: 0,
+        totals: &totals,
+        knock_limit: Some(10),
+    })
+}
+
+/// A ruleset with one hook script, for sandbox tests.
+fn with_hook(script: &str) -> Arc<Variant> {
+    let yaml = "id: hooked\nname: Hooked\nhooks:\n  knock_limit:\n    script: h.rhai\n";
+    match Catalog::builtin().check(yaml, &scripts(&[("h.rhai", script)])) {
+        Ok(v) => v,
+        Err(e) => panic!("{e:#?}"),
+    }
+}
+
+/// Runs the knock-limit hook of `script`, which must fail fast; returns the message.
+fn hook_failure(script: &str) -> String {
+    let v = with_hook(script);
+    let started = Instant::now();
+    let r = knock_limit(v.hooks.as_ref(), "7H");
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(500), "took {took:?}");
+    match r {
+        Ok(x) => panic!("hook returned {x:?}"),
+        Err(e) => {
+            assert_eq!(e.hook, "knock_limit");
+            e.message
+        }
+    }
+}
+
+mod builtins {
+    use super::*;
+
+    #[test]
+    fn standard_is_the_core_standard_ruleset() {
+        let v = resolve("standard", &[]).unwrap();
+        assert_eq!(*v.ruleset, Ruleset::standard());
+        assert_eq!(v.reference, reference("standard", &[]));
+        let ids: Vec<String> = v.allowed_options.iter().map(|o| o.id.clone()).collect();
+        assert_eq!(
+            ids,
+            [
+                "classic-bonuses",
+                "hollywood",
+                "oklahoma",
+                "reshuffle-stock"
+            ]
+        );
+    }
+
+    #[test]
+    fn straight_gin_forbids_knocking_and_plays_to_250() {
+        let r = resolve("straight-gin", &[]).unwrap().ruleset.clone();
+        assert_eq!(r.knock_limit, None);
+        assert_eq!(r.match_rules.default_target, Target::Points(250));
+        assert!(!r.lay_offs);
+        assert_eq!(r.gin_bonus, 25);
+        assert_eq!(r.big_gin_bonus, Some(31));
+    }
+
+    #[test]
+    fn straight_gin_refuses_oklahoma_with_the_documented_reason() {
+        let e = resolve("straight-gin", &["oklahoma"]).unwrap_err();
+        match &e {
+            ResolveError::IncompatibleOptions { reason, .. } => assert_eq!(
+                reason,
+                "Straight Gin replaces Oklahoma: both decide when you may knock"
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(e.code(), "incompatible-options");
+        assert_eq!(
+            e.to_string(),
+            "Straight Gin replaces Oklahoma: both decide when you may knock"
+        );
+        let e = resolve("straight-gin", &["hollywood", "oklahoma"]).unwrap_err();
+        assert_eq!(e.code(), "incompatible-options");
+    }
+
+    #[test]
+    fn hollywood_refuses_a_one_hand_match() {
+        for id in ["standard", "straight-gin"] {
+            let v = resolve(id, &["hollywood"]).unwrap();
+            let e = v.check_target(Target::SingleHand).unwrap_err();
+            assert_eq!(e.code(), "incompatible-options", "{e}");
+            assert!(e.to_string().contains("one-hand"), "{e}");
+            assert!(v.check_target(Target::Points(100)).is_ok());
+            assert!(!v.ruleset.match_rules.targets.contains(&Target::SingleHand));
+            let e = v.check_target(Target::Points(150)).unwrap_err();
+            assert!(matches!(e, ResolveError::TargetNotAllowed { .. }), "{e}");
+        }
+        let v = resolve("standard", &[]).unwrap();
+        assert!(v.check_target(Target::SingleHand).is_ok());
+    }
+
+    #[test]
+    fn options_change_what_they_say() {
+        let r = resolve("standard", &["classic-bonuses"])
+            .unwrap()
+            .ruleset
+            .clone();
+        assert_eq!(
+            (
+                r.match_rules.game_bonus,
+                r.match_rules.box_bonus,
+                r.match_rules.shutout_multiplier
+            ),
+            (100, 25, 2)
+        );
+        let r = resolve("standard", &["reshuffle-stock"])
+            .unwrap()
+            .ruleset
+            .clone();
+        assert_eq!(r.stock_end, gin_rules::ruleset::StockEnd::Reshuffle);
+        let v = resolve("standard", &["oklahoma"]).unwrap();
+        assert_eq!(v.hook_points.len(), 2);
+    }
+
+    #[test]
+    fn unknown_options_and_rulesets_are_named() {
+        let e = resolve("standard", &["oklahma"]).unwrap_err();
+        assert_eq!(e.code(), "unknown-option");
+        assert!(e.to_string().contains("did you mean `oklahoma`?"), "{e}");
+        let e = resolve("three-player", &["hollywood"]).unwrap_err();
+        assert_eq!(e.code(), "unknown-option", "{e}");
+        let e = resolve("gin-only", &[]).unwrap_err();
+        assert_eq!(e, ResolveError::UnknownRuleset("gin-only".into()));
+        let e = resolve("standard", &["oklahoma", "oklahoma"]).unwrap_err();
+        assert_eq!(e.code(), "incompatible-options");
+    }
+
+    /// Every subset of the offered options, in every order of two.
+    fn combinations(options: &[String]) -> Vec<Vec<String>> {
+        let mut out = Vec::new();
+        for mask in 0u32..(1 << options.len()) {
+            let set: Vec<String> = options
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, o)| o.clone())
+                .collect();
+            if set.len() == 2 {
+                out.push(vec![set[1].clone(), set[0].clone()]);
+            }
+            out.push(set);
+        }
+        out
+    }
+
+    #[test]
+    fn every_builtin_and_option_combination_resolves() {
+        let catalog = Catalog::builtin();
+        let list = catalog.list();
+        let ids: Vec<&str> = list.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, ["standard", "straight-gin", "three-player"]);
+        let mut count = 0;
+        for info in &list {
+            let options: Vec<String> = info.options.iter().map(|o| o.id.clone()).collect();
+            for combo in combinations(&options) {
+                let r = RulesetRef {
+                    id: info.id.clone(),
+                    options: combo.clone(),
+                    authored: None,
+                };
+                let v = catalog
+                    .resolve(&r)
+                    .unwrap_or_else(|e| panic!("{} {combo:?}: {e}", info.id));
+                assert_eq!(v.reference, r);
+                assert_eq!(gin_rules::rules::rules_table(&v).len(), 8);
+                count += 1;
+            }
+        }
+        assert!(count >= 16 + 8 + 2, "{count}");
+    }
+
+    #[test]
+    fn resolving_again_is_a_cached_lookup() {
+        let catalog = Catalog::builtin();
+        let r = reference("standard", &["oklahoma", "classic-bonuses"]);
+        let started = Instant::now();
+        let a = catalog.resolve(&r).unwrap();
+        let first = started.elapsed();
+        let started = Instant::now();
+        let b = catalog.resolve(&r).unwrap();
+        let again = started.elapsed();
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(again < first, "{again:?} vs {first:?}");
+    }
+
+    #[test]
+    fn the_catalog_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Catalog>();
+        check::<Variant>();
+    }
+
+    #[test]
+    fn every_yaml_file_points_at_the_schema() {
+        for dir in ["rulesets", "examples"] {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+            for entry in std::fs::read_dir(path).unwrap() {
+                let p = entry.unwrap().path();
+                if p.extension().is_some_and(|e| e == "yaml") {
+                    let text = std::fs::read_to_string(&p).unwrap();
+                    let first = text.lines().next().unwrap_or("");
+                    assert!(
+                        first.starts_with("# yaml-language-server: $schema=")
+                            && first.ends_with("schema.json"),
+                        "{}: {first}",
+                        p.display()
+                    );
+                }
+            }
+        }
+    }
+
+    /// Regenerate with `UPDATE_SCHEMA=1 cargo test --test rules schema` (or
+    /// `gin-rules schema > rulesets/schema.json`).
+    #[test]
+    fn schema_json_is_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets/schema.json");
+        let fresh = gin_rules::rules::schema_json();
+        if std::env::var_os("UPDATE_SCHEMA").is_some() {
+            std::fs::write(&path, &fresh).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "rulesets/schema.json is stale: run `UPDATE_SCHEMA=1 cargo test --test rules schema`"
+        );
+    }
+}
+
+mod oklahoma {
+    use super::*;
+
+    #[test]
+    fn the_upcard_sets_the_knock_limit() {
+        let v = resolve("standard", &["oklahoma"]).unwrap();
+        let h = v.hooks.as_ref();
+        assert_eq!(knock_limit(h, "7H").unwrap(), Some(7));
+        assert_eq!(knock_limit(h, "2C").unwrap(), Some(2));
+        assert_eq!(knock_limit(h, "TD").unwrap(), Some(10));
+        for face in ["JC", "QD", "KH", "KS"] {
+            assert_eq!(knock_limit(h, face).unwrap(), Some(10), "{face}");
+        }
+        for ace in ["AC", "AD", "AH", "AS"] {
+            assert_eq!(knock_limit(h, ace).unwrap(), None, "{ace}");
+        }
+    }
+
+    #[test]
+    fn a_spade_upcard_doubles_the_hand() {
+        let v = resolve("standard", &["oklahoma"]).unwrap();
+        let h = v.hooks.as_ref();
+        for card in ["AS", "7S", "KS"] {
+            assert_eq!(multiplier(h, card).unwrap(), 2, "{card}");
+        }
+        for card in ["AC", "7D", "KH"] {
+            assert_eq!(multiplier(h, card).unwrap(), 1, "{card}");
+        }
+    }
+
+    #[test]
+    fn without_oklahoma_the_data_decides() {
+        let v = resolve("standard", &[]).unwrap();
+        assert_eq!(knock_limit(v.hooks.as_ref(), "AS").unwrap(), Some(10));
+        assert_eq!(multiplier(v.hooks.as_ref(), "AS").unwrap(), 1);
+    }
+}
+
+mod hollywood {
+    use super::*;
+    use gin_rules::hooks::{
+        GameScore, HandOutcome, LayoutInfo, MatchLayout, RecordInfo, ScoreEntry, TableResult,
+        TableSeating,
+    };
+
+    fn win(seat: u8, points: u32) -> TableResult {
+        TableResult {
+            table: 0,
+            seating: TableSeating {
+                dealer: 1,
+                players: [0, 1],
+            },
+            outcome: HandOutcome::Knock,
+            winner: Some(seat),
+            points,
+            multiplier: 1,
+        }
+    }
+
+    fn game(points: [i64; 2], closed: bool) -> GameScore {
+        GameScore {
+            points: points.to_vec(),
+            hands_won: vec![0, 0],
+            closed,
+        }
+    }
+
+    fn record(hooks: &dyn Hooks, games: &[GameScore], result: TableResult) -> Vec<(u8, u8, u32)> {
+        let layout = MatchLayout::individual(2);
+        let results = [result];
+        let info = RecordInfo {
+            hand_number: 3,
+            target: Target::Points(100),
+            layout: &layout,
+            games,
+            results: &results,
+        };
+        hooks
+            .record_result(&info)
+            .unwrap()
+            .into_iter()
+            .map(|ScoreEntry { game, side, points }| (game, side, points))
+            .collect()
+    }
+
+    #[test]
+    fn three_games_at_once() {
+        let v = resolve("standard", &["hollywood"]).unwrap();
+        let layout = v
+            .hooks
+            .match_layout(&LayoutInfo {
+                seats: 2,
+                target: Target::Points(100),
+            })
+            .unwrap();
+        assert_eq!(layout.games, 3);
+        assert_eq!(layout.sides, vec![vec![0], vec![1]]);
+    }
+
+    #[test]
+    fn wins_enter_scored_games_and_the_next_open_one() {
+        let v = resolve("standard", &["hollywood"]).unwrap();
+        let h = v.hooks.as_ref();
+        let fresh = [
+            game([0, 0], false),
+            game([0, 0], false),
+            game([0, 0], false),
+        ];
+        assert_eq!(record(h, &fresh, win(0, 12)), [(0, 0, 12)]);
+        let one = [
+            game([12, 0], false),
+            game([0, 0], false),
+            game([0, 0], false),
+        ];
+        assert_eq!(record(h, &one, win(0, 5)), [(0, 0, 5), (1, 0, 5)]);
+        let two = [
+            game([17, 0], false),
+            game([5, 0], false),
+            game([0, 0], false),
+        ];
+        assert_eq!(
+            record(h, &two, win(0, 9)),
+            [(0, 0, 9), (1, 0, 9), (2, 0, 9)]
+        );
+        // Seat 1, shut out of a closed game 1, starts in game 2.
+        let closed = [
+            game([104, 0], true),
+            game([30, 0], false),
+            game([0, 0], false),
+        ];
+        assert_eq!(record(h, &closed, win(1, 20)), [(1, 1, 20)]);
+    }
+
+    #[test]
+    fn plain_scoring_enters_the_first_open_game() {
+        let v = resolve("standard", &[]).unwrap();
+        assert_eq!(
+            record(v.hooks.as_ref(), &[game([0, 0], false)], win(1, 20)),
+            [(0, 1, 20)]
+        );
+    }
+}
+
+mod examples {
+    use super::*;
+
+    #[test]
+    fn round_the_corner_loads_with_no_rust_change() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/round-the-corner.yaml");
+        let v = Catalog::builtin()
+            .check_file(&path)
+            .unwrap_or_else(|e| panic!("{e:#?}"));
+        let r = &v.ruleset;
+        assert_eq!(r.id, "round-the-corner");
+        assert_eq!(r.melds.ace, AceRank::Both);
+        assert!(r.melds.wrap);
+        assert_eq!(r.melds.values[0], 15);
+        assert_eq!(
+            (r.gin_bonus, r.undercut_bonus, r.match_rules.box_bonus),
+            (20, 20, 20)
+        );
+        assert_eq!(r.match_rules.default_target, Target::Points(125));
+        assert!(r.lay_offs && r.lay_off_after_gin);
+    }
+
+    #[test]
+    fn a_directory_of_rulesets_joins_the_catalog() {
+        let mut c = Catalog::builtin();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+        c.add_dir(&dir).unwrap_or_else(|e| panic!("{e:#?}"));
+        assert!(c.list().iter().any(|r| r.id == "round-the-corner"));
+        assert!(
+            c.resolve(&reference("round-the-corner", &["oklahoma"]))
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn an_authored_ruleset_resolves_from_its_reference() {
+        let c = Catalog::builtin();
+        let yaml = "id: quick\nname: Quick\nextends: standard\nknocking:\n  knock_limit: 5\n";
+        let checked = c.check(yaml, &BTreeMap::new()).unwrap();
+        assert_eq!(checked.ruleset.knock_limit, Some(5));
+        let mut r = checked.reference.clone();
+        r.options = vec!["oklahoma".into()];
+        let again = c.resolve(&r).unwrap();
+        assert_eq!(again.ruleset.knock_limit, Some(5));
+        assert_eq!(again.hook_points.len(), 2);
+        assert!(Arc::ptr_eq(&again, &c.resolve(&r).unwrap()));
+        // The reference must name the authored id.
+        r.id = "other".into();
+        assert_eq!(c.resolve(&r).unwrap_err().code(), "invalid-ruleset");
+    }
+}
+
+mod errors {
+    use super::*;
+
+    #[test]
+    fn an_unknown_key_is_placed_and_corrected() {
+        let e = one_error(
+            "id: x\nname: X\nknocking:\n  allowed: true\n  knock_limt: 10\n",
+            &[],
+        );
+        assert_eq!(
+            (e.path.as_str(), e.line, e.column),
+            ("ruleset.yaml", Some(5), Some(3))
+        );
+        assert_eq!(
+            e.message,
+            "unknown key `knock_limt`; did you mean `knock_limit`?"
+        );
+        assert_eq!(
+            e.to_string(),
+            "ruleset.yaml:5:3: unknown key `knock_limt`; did you mean `knock_limit`?"
+        );
+        let e = one_error("id: x\nname: X\ncolour: red\n", &[]);
+        assert!(
+            e.message
+                .starts_with("unknown key `colour` (expected one of:"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_wrong_type_names_the_key() {
+        let e = one_error("id: x\nname: X\nscoring:\n  gin_bonus: lots\n", &[]);
+        assert_eq!((e.line, e.column), (Some(4), Some(14)));
+        assert_eq!(e.message, "`gin_bonus`: expected a whole number");
+        let e = one_error("id: x\nname: X\nlay_offs:\n  allowed: yes\n", &[]);
+        assert_eq!(e.message, "`allowed`: expected `true` or `false`");
+        let e = one_error("id: x\nname: X\nstock:\n  end: dead_hnad\n", &[]);
+        assert_eq!(
+            e.message,
+            "unknown value `dead_hnad` for `end`; did you mean `dead_hand`?"
+        );
+    }
+
+    #[test]
+    fn values_out_of_range_name_the_field() {
+        let e = one_error("id: x\nname: X\nmelds:\n  run_min: 1\n", &[]);
+        assert_eq!(e.message, "`melds.run_min` must be 3 to 13, not 1");
+        assert_eq!((e.line, e.column), (Some(4), Some(12)));
+        let e = one_error("id: x\nname: X\nscoring:\n  undercut_bonus: -5\n", &[]);
+        assert_eq!(
+            e.message,
+            "`scoring.undercut_bonus` must be 0 to 10000, not -5"
+        );
+        let e = one_error("id: x\nname: X\nknocking:\n  knock_limit: 101\n", &[]);
+        assert_eq!(
+            e.message,
+            "`knocking.knock_limit` 101 is more than the most deadwood a hand of 10 cards can hold (100)"
+        );
+        let errors = errors_of("id: x\nname: X\nmelds:\n  wrap: true\nseats: 9\n", &[]);
+        assert_eq!(errors.len(), 2, "{errors:#?}");
+    }
+
+    #[test]
+    fn an_extends_cycle_is_an_error() {
+        let mut c = Catalog::builtin();
+        let files = vec![
+            (
+                "a.yaml".to_string(),
+                "id: a\nname: A\nextends: b\n".to_string(),
+            ),
+            (
+                "b.yaml".to_string(),
+                "id: b\nname: B\nextends: a\n".to_string(),
+            ),
+        ];
+        let started = Instant::now();
+        let errors = c.add_files(&files, &BTreeMap::new()).unwrap_err();
+        assert!(started.elapsed() < Duration::from_millis(500));
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.message == "`extends` makes a cycle: a extends b extends a"),
+            "{errors:#?}"
+        );
+        assert!(
+            c.resolve(&reference("a", &[])).is_err(),
+            "nothing was added"
+        );
+        let e = one_error("id: x\nname: X\nextends: x\n", &[]);
+        assert!(e.message.contains("cycle"), "{e}");
+        let e = one_error("id: x\nname: X\nextends: standrad\n", &[]);
+        assert_eq!(
+            e.message,
+            "`extends`: there is no ruleset `standrad`; did you mean `standard`?"
+        );
+        assert_eq!(e.line, Some(3));
+    }
+
+    #[test]
+    fn an_unknown_option_in_a_conflict_is_an_error() {
+        let yaml = "id: x\nname: X\noptions:\n  fast:\n    conflicts_with:\n      slowe: too fast\n  slow: {}\n";
+        let e = one_error(yaml, &[]);
+        assert!(
+            e.message
+                .contains("there is no option `slowe`; did you mean `slow`?"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn conflicting_options_are_refused_with_the_reason() {
+        let yaml = "id: x\nname: X\noptions:\n  fast:\n    conflicts_with:\n      slow: pick one speed\n  slow: {}\n";
+        let c = Catalog::builtin();
+        let v = c.check(yaml, &BTreeMap::new()).unwrap();
+        let mut r = v.reference.clone();
+        r.options = vec!["slow".into(), "fast".into()];
+        let e = c.resolve(&r).unwrap_err();
+        assert_eq!(e.to_string(), "pick one speed");
+    }
+
+    #[test]
+    fn a_script_function_that_is_no_hook_point() {
+        let yaml = "id: x\nname: X\nhooks:\n  knock_limit:\n    script: h.rhai\n";
+        let script = "fn knock_limit(ctx) { 5 }\n\nfn knock_limt(ctx) { 5 }\n";
+        let e = one_error(yaml, &[("h.rhai", script)]);
+        assert_eq!(
+            (e.path.as_str(), e.line, e.column),
+            ("h.rhai", Some(3), Some(1))
+        );
+        assert!(
+            e.message
+                .contains("`knock_limt` is not a hook point; did you mean `knock_limit`?"),
+            "{e}"
+        );
+        // Helpers are private.
+        let ok = "fn knock_limit(ctx) { half(ctx.upcard_value) }\nprivate fn half(x) { x / 2 }\n";
+        assert!(
+            Catalog::builtin()
+                .check(yaml, &scripts(&[("h.rhai", ok)]))
+                .is_ok()
+        );
+        // A hook the YAML does not bind.
+        let extra = "fn knock_limit(ctx) { 5 }\nfn score_multiplier(ctx) { 2 }\n";
+        let e = one_error(yaml, &[("h.rhai", extra)]);
+        assert!(e.message.contains("no `hooks:` entry"), "{e}");
+        // A binding the script does not define, and a missing script.
+        let errors = errors_of(yaml, &[("h.rhai", "fn score_multiplier(ctx) { 2 }")]);
+        assert_eq!(errors.len(), 2, "{errors:#?}");
+        assert_eq!(
+            errors[0].to_string(),
+            "ruleset.yaml:5:13: `hooks.knock_limit`: `h.rhai` defines no function `knock_limit(ctx)`"
+        );
+        assert!(
+            errors[1].message.contains("no `hooks:` entry"),
+            "{}",
+            errors[1]
+        );
+        let e = one_error(yaml, &[("g.rhai", "fn knock_limit(ctx) { 2 }")]);
+        assert!(e.message.contains("no script `h.rhai`"), "{e}");
+        // Statements outside functions.
+        let e = one_error(yaml, &[("h.rhai", "let x = 1;\nfn knock_limit(ctx) { 5 }")]);
+        assert_eq!(e.line, Some(1));
+        assert!(e.message.contains("may only define functions"), "{e}");
+    }
+
+    #[test]
+    fn a_script_syntax_error_is_placed() {
+        let yaml = "id: x\nname: X\nhooks:\n  knock_limit:\n    script: h.rhai\n";
+        let e = one_error(
+            yaml,
+            &[("h.rhai", "fn knock_limit(ctx) {\n  ctx.upcard_value +\n}\n")],
+        );
+        assert_eq!(e.path, "h.rhai");
+        assert_eq!(e.line, Some(3));
+        assert!(e.message.starts_with("syntax error"), "{e}");
+        let e = one_error(
+            yaml,
+            &[("h.rhai", "fn knock_limit(ctx) { undefined_thing }")],
+        );
+        assert!(e.message.contains("undefined_thing"), "{e}");
+    }
+
+    #[test]
+    fn an_endless_loop_runs_out_of_operations() {
+        let m = hook_failure("fn knock_limit(ctx) { loop { } }");
+        assert!(m.contains("operations"), "{m}");
+        let m = hook_failure("fn knock_limit(ctx) { let n = 0; while true { n += 1; } n }");
+        assert!(m.contains("operations"), "{m}");
+    }
+
+    #[test]
+    fn runaway_recursion_is_stopped() {
+        let m = hook_failure(
+            "fn knock_limit(ctx) { deeper(1) }\nprivate fn deeper(n) { deeper(n + 1) }",
+        );
+        assert!(m.contains("deep"), "{m}");
+        let m = hook_failure("fn knock_limit(ctx) { knock_limit(ctx) }");
+        assert!(m.contains("deep"), "{m}");
+    }
+
+    #[test]
+    fn a_huge_string_is_stopped() {
+        let m = hook_failure("fn knock_limit(ctx) { let s = \"gin\"; loop { s += s; } }");
+        assert!(m.contains("over its limit"), "{m}");
+        let m = hook_failure("fn knock_limit(ctx) { let a = []; loop { a.push(ctx); } }");
+        assert!(m.contains("over its limit"), "{m}");
+    }
+
+    #[test]
+    fn bad_decisions_and_runtime_errors_are_hook_errors() {
+        let m = hook_failure("fn knock_limit(ctx) { 500 }");
+        assert!(m.contains("out of range"), "{m}");
+        let m = hook_failure("fn knock_limit(ctx) { \"ten\" }");
+        assert!(m.contains("must be an integer"), "{m}");
+        let m = hook_failure("fn knock_limit(ctx) { 1 / 0 }");
+        assert!(m.contains("h.rhai:1:"), "{m}");
+        let m = hook_failure("fn knock_limit(ctx) { sleep(10); 1 }");
+        assert!(m.contains("sleep"), "{m}");
+    }
+
+    #[test]
+    fn eval_and_modules_are_not_available() {
+        let yaml = "id: x\nname: X\nhooks:\n  knock_limit:\n    script: h.rhai\n";
+        let e = one_error(yaml, &[("h.rhai", "fn knock_limit(ctx) { eval(\"1\") }")]);
+        assert!(e.message.contains("eval"), "{e}");
+        let m = hook_failure("fn knock_limit(ctx) { import \"x\" as x; 1 }");
+        assert!(!m.is_empty());
+    }
+
+    #[test]
+    fn a_yaml_alias_bomb_is_refused() {
+        let lol = "[lol, lol, lol, lol, lol, lol, lol, lol, lol]";
+        let mut yaml = format!("a: &a {lol}\n");
+        for (prev, name) in ["a", "b", "c", "d", "e", "f", "g", "h"]
+            .iter()
+            .zip(["b", "c", "d", "e", "f", "g", "h", "i"])
+        {
+            let refs = vec![format!("*{prev}"); 9].join(", ");
+            yaml.push_str(&format!("{name}: &{name} [{refs}]\n"));
+        }
+        let e = one_error(&yaml, &[]);
+        assert!(e.line.is_some(), "{e}");
+        // The same fan-out inside fields a ruleset has.
+        let mut yaml = String::from("id: x\nname: X\noptions:\n  o0: &o {summary: lol}\n");
+        for i in 1..200 {
+            yaml.push_str(&format!("  o{i}: *o\n"));
+        }
+        let e = one_error(&yaml, &[]);
+        assert!(e.message.contains("too large or too complex"), "{e}");
+    }
+
+    #[test]
+    fn an_oversized_file_is_refused() {
+        let yaml = format!("id: x\nname: X\nsummary: \"{}\"\n", "x".repeat(300 * 1024));
+        let e = one_error(&yaml, &[]);
+        assert!(e.message.contains("bytes"), "{e}");
+    }
+}

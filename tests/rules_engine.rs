@@ -1,0 +1,363 @@
+//! Rulesets played by the engine: Oklahoma and Straight Gin with fixed decks, and bot hands under
+//! every built-in, every allowed option combination and the round-the-corner example.
+
+use std::sync::Arc;
+
+use gin_rules::cards::{Card, CardSet, parse_cards};
+use gin_rules::engine::{
+    Action, ActionKind, Event, IllegalAction, NewGame, Outcome, State, StepError, legal_actions,
+    new_game, step,
+};
+use gin_rules::rules::{Catalog, Variant};
+use gin_rules::ruleset::{RulesetRef, StockEnd, Target};
+
+fn cards(s: &str) -> Vec<Card> {
+    parse_cards(s).unwrap()
+}
+
+/// A deck in the API's deal order: the first player's ten, the dealer's ten, the upcard, then the
+/// rest of the cards in a fixed order.
+fn deck(first: &str, dealer: &str, upcard: &str) -> Vec<Card> {
+    let (a, b) = (cards(first), cards(dealer));
+    let mut d = Vec::new();
+    for i in 0..10 {
+        d.push(a[i]);
+        d.push(b[i]);
+    }
+    d.push(upcard.parse().unwrap());
+    let used: CardSet = d.iter().copied().collect();
+    d.extend(Card::all().filter(|c| !used.contains(*c)));
+    assert_eq!(d.len(), 52, "deck has duplicates");
+    d
+}
+
+fn variant(id: &str, options: &[&str]) -> Arc<Variant> {
+    Catalog::builtin()
+        .resolve(&RulesetRef {
+            id: id.into(),
+            options: options.iter().map(|s| s.to_string()).collect(),
+            authored: None,
+        })
+        .unwrap()
+}
+
+/// Seat 0 deals; seat 1 holds three melds and the king of spades.
+const MELDED: &str = "2C 3C 4C 5D 6D 7D 9S 9H 9C KS";
+/// The dealer: no meld, deadwood 70, nothing to lay off on seat 1's melds.
+const LOOSE: &str = "KC QC JD TD 8C 6H 4H 2S 3S 7S";
+
+fn deal(v: &Variant, upcard: &str) -> State {
+    let game = NewGame {
+        ruleset: v.reference.clone(),
+        seed: 7,
+        target: Some(Target::Points(250)),
+        dealer: Some(0),
+        decks: vec![deck(MELDED, LOOSE, upcard)],
+    };
+    new_game(&v.ruleset, v.hooks.as_ref(), game).unwrap().state
+}
+
+fn act(
+    v: &Variant,
+    state: &State,
+    seat: u8,
+    kind: ActionKind,
+) -> Result<(State, Vec<Event>), StepError> {
+    step(
+        &v.ruleset,
+        v.hooks.as_ref(),
+        state,
+        &Action::new(seat, kind),
+    )
+    .map(|s| (s.state, s.events))
+}
+
+fn can_knock(v: &Variant, state: &State) -> bool {
+    legal_actions(&v.ruleset, state)
+        .iter()
+        .any(|a| matches!(a.kind, ActionKind::Knock { .. }))
+}
+
+fn knock_ks(v: &Variant, state: &State) -> Result<(State, Vec<Event>), StepError> {
+    act(
+        v,
+        state,
+        1,
+        ActionKind::Knock {
+            discard: "KS".parse().unwrap(),
+            melds: None,
+        },
+    )
+}
+
+#[test]
+fn oklahoma_knock_limit_is_the_upcard_value() {
+    let v = variant("standard", &["oklahoma"]);
+    for (upcard, limit) in [
+        ("2H", Some(2)),
+        ("7H", Some(7)),
+        ("TH", Some(10)),
+        ("KH", Some(10)),
+        ("QD", Some(10)),
+        ("AH", None),
+    ] {
+        let state = deal(&v, upcard);
+        assert_eq!(state.tables[0].knock_limit, limit, "{upcard}");
+        let (taken, _) = act(&v, &state, 1, ActionKind::TakeUpcard).unwrap();
+        // Seat 1 keeps its three melds and the upcard: deadwood = the upcard's value.
+        if let Some(limit) = limit {
+            assert!(can_knock(&v, &taken), "{upcard}: limit {limit}");
+            let (_, events) = knock_ks(&v, &taken).unwrap();
+            assert!(
+                events.iter().any(|e| matches!(e, Event::Knocked { .. })),
+                "{upcard}: {events:?}"
+            );
+        } else {
+            assert!(!can_knock(&v, &taken), "an ace upcard allows only gin");
+            let e = knock_ks(&v, &taken).unwrap_err();
+            assert!(
+                matches!(e, StepError::Illegal(IllegalAction::NoKnocking)),
+                "{e:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn oklahoma_refuses_a_knock_over_the_upcard_value() {
+    let v = variant("standard", &["oklahoma"]);
+    // Upcard 3H: seat 1 draws the stock instead and keeps the king: deadwood 10 > 3.
+    let state = deal(&v, "3H");
+    assert_eq!(state.tables[0].knock_limit, Some(3));
+    let (s, _) = act(&v, &state, 1, ActionKind::Pass).unwrap();
+    let (s, _) = act(&v, &s, 0, ActionKind::Pass).unwrap();
+    let (s, _) = act(
+        &v,
+        &s,
+        1,
+        ActionKind::Draw {
+            from: gin_rules::engine::Source::Stock,
+        },
+    )
+    .unwrap();
+    let drawn = *s.tables[0].hands[0]
+        .to_vec()
+        .iter()
+        .find(|c| !cards(MELDED).contains(c))
+        .unwrap();
+    let e = act(
+        &v,
+        &s,
+        1,
+        ActionKind::Knock {
+            discard: drawn,
+            melds: None,
+        },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            StepError::Illegal(IllegalAction::OverKnockLimit {
+                deadwood: 10,
+                limit: 3
+            })
+        ),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn oklahoma_spade_upcard_doubles_every_score() {
+    let v = variant("standard", &["oklahoma"]);
+    let state = deal(&v, "5S");
+    assert_eq!(state.tables[0].knock_limit, Some(5));
+    assert_eq!(state.tables[0].multiplier, 2);
+    let (s, _) = act(&v, &state, 1, ActionKind::TakeUpcard).unwrap();
+    let (s, _) = knock_ks(&v, &s).unwrap();
+    let (_, events) = act(&v, &s, 0, ActionKind::LayOff { cards: vec![] }).unwrap();
+    let result = events
+        .iter()
+        .find_map(|e| match e {
+            Event::HandOver(r) => Some(r.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(result.outcome, Outcome::Knock);
+    assert_eq!(result.multiplier, 2);
+    assert_eq!(result.points[1], (70 - 5) * 2);
+
+    // A hearts upcard scores the same hand once.
+    let state = deal(&v, "5H");
+    assert_eq!(state.tables[0].multiplier, 1);
+}
+
+#[test]
+fn straight_gin_refuses_a_knock_at_deadwood_1() {
+    let v = variant("straight-gin", &[]);
+    let state = deal(&v, "AH");
+    let (s, _) = act(&v, &state, 1, ActionKind::TakeUpcard).unwrap();
+    assert!(!can_knock(&v, &s));
+    let e = knock_ks(&v, &s).unwrap_err();
+    assert!(
+        matches!(e, StepError::Illegal(IllegalAction::NoKnocking)),
+        "{e:?}"
+    );
+    // The same hand under Standard knocks.
+    let v = variant("standard", &[]);
+    let (s, _) = act(&v, &deal(&v, "AH"), 1, ActionKind::TakeUpcard).unwrap();
+    assert!(knock_ks(&v, &s).is_ok());
+}
+
+/// Every subset of `options`.
+fn subsets(options: &[String]) -> Vec<Vec<String>> {
+    (0u32..(1 << options.len()))
+        .map(|mask| {
+            options
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, o)| o.clone())
+                .collect()
+        })
+        .collect()
+}
+
+/// Steps after which a hand counts as stalled: the bots are stuck, hand after hand of the stock.
+const STALL_STEPS: u64 = 5_000;
+
+/// Plays `hands` one-hand games between bots; every step must be accepted. Returns the hands that
+/// stalled (only possible when a hand may end by gin alone — no knocking, or Oklahoma's ace — and
+/// the stock is reshuffled: the bots can then be stuck for good).
+fn play_hands(v: &Variant, hands: u64) -> u64 {
+    let rules = &v.ruleset;
+    let hooks = v.hooks.as_ref();
+    let mut stalled = 0;
+    for g in 0..hands {
+        let game = NewGame {
+            ruleset: v.reference.clone(),
+            seed: 1000 + g,
+            target: Some(Target::SingleHand),
+            dealer: None,
+            decks: vec![],
+        };
+        let mut state = new_game(rules, hooks, game)
+            .unwrap_or_else(|e| panic!("{:?} game {g}: {e}", v.reference))
+            .state;
+        let mut steps = 0;
+        while let Some(&seat) = state.to_act().first() {
+            let action = gin_rules::bot::choose(rules, &state, seat)
+                .unwrap_or_else(|| panic!("{:?} game {g}: seat {seat} has no action", v.reference));
+            state = step(rules, hooks, &state, &action)
+                .unwrap_or_else(|e| panic!("{:?} game {g}: {action:?}: {e}", v.reference))
+                .state;
+            steps += 1;
+            if steps > STALL_STEPS {
+                stalled += 1;
+                break;
+            }
+        }
+    }
+    let gin_only_possible = v.ruleset.knock_limit.is_none()
+        || v.hook(gin_rules::rules::HookPoint::KnockLimit).is_some();
+    if !(gin_only_possible && v.ruleset.stock_end == StockEnd::Reshuffle) {
+        assert_eq!(stalled, 0, "{:?}: {stalled} hands never ended", v.reference);
+    }
+    stalled
+}
+
+fn play_every_combination(catalog: &Catalog, id: &str, hands: u64) {
+    let base = catalog
+        .resolve(&RulesetRef {
+            id: id.into(),
+            options: vec![],
+            authored: None,
+        })
+        .unwrap();
+    let options: Vec<String> = base.allowed_options.iter().map(|o| o.id.clone()).collect();
+    for combo in subsets(&options) {
+        let r = RulesetRef {
+            id: id.into(),
+            options: combo,
+            authored: None,
+        };
+        let v = catalog.resolve(&r).unwrap_or_else(|e| panic!("{r:?}: {e}"));
+        let stalled = play_hands(&v, hands);
+        if stalled > 0 {
+            eprintln!(
+                "{r:?}: {stalled} of {hands} hands stalled (bots stuck on a reshuffled stock)"
+            );
+        }
+    }
+}
+
+/// Bot hands for every option combination; `BOT_HANDS` sets how many (10000 for the full run of
+/// issue 3: `BOT_HANDS=10000 cargo test --release --test rules_engine`).
+fn hands() -> u64 {
+    std::env::var("BOT_HANDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000)
+}
+
+#[test]
+fn standard_and_every_option_combination_play() {
+    let c = Catalog::builtin();
+    play_hands(
+        &c.resolve(&RulesetRef {
+            id: "standard".into(),
+            options: vec![],
+            authored: None,
+        })
+        .unwrap(),
+        10_000,
+    );
+    play_every_combination(&c, "standard", hands());
+}
+
+#[test]
+fn straight_gin_and_every_option_combination_play() {
+    let c = Catalog::builtin();
+    play_hands(
+        &c.resolve(&RulesetRef {
+            id: "straight-gin".into(),
+            options: vec![],
+            authored: None,
+        })
+        .unwrap(),
+        10_000,
+    );
+    play_every_combination(&c, "straight-gin", hands());
+}
+
+#[test]
+fn three_player_and_every_option_combination_play() {
+    let c = Catalog::builtin();
+    play_hands(
+        &c.resolve(&RulesetRef {
+            id: "three-player".into(),
+            options: vec![],
+            authored: None,
+        })
+        .unwrap(),
+        10_000,
+    );
+    play_every_combination(&c, "three-player", hands());
+}
+
+#[test]
+fn round_the_corner_plays() {
+    let mut c = Catalog::builtin();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    c.add_dir(&dir).unwrap();
+    play_hands(
+        &c.resolve(&RulesetRef {
+            id: "round-the-corner".into(),
+            options: vec![],
+            authored: None,
+        })
+        .unwrap(),
+        10_000,
+    );
+    play_every_combination(&c, "round-the-corner", hands());
+}
