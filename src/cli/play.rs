@@ -9,7 +9,8 @@ use serde::Serialize;
 
 use crate::bot;
 use crate::engine::{Event, NewGame, Outcome, State, new_game, step};
-use crate::hooks::{Hooks, NoHooks};
+use crate::hooks::Hooks;
+use crate::rules::Catalog;
 use crate::ruleset::{Ruleset, RulesetRef, Target};
 
 #[derive(Args, Clone, Debug, Default)]
@@ -26,6 +27,12 @@ pub struct PlayArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+    /// A built-in ruleset id, or a ruleset file (its scripts beside it).
+    #[arg(long, default_value = "standard")]
+    pub ruleset: String,
+    /// An option of the ruleset; repeat for several, applied in order.
+    #[arg(long = "option")]
+    pub options: Vec<String>,
 }
 
 fn parse_target(s: &str) -> Result<Target, String> {
@@ -76,6 +83,7 @@ pub fn simulate(
         game.target = Some(target.unwrap_or(Target::SingleHand));
         let dealt = new_game(rules, hooks, game)?;
         let mut state: State = dealt.state;
+        let mut recorded: Vec<Vec<i64>> = Vec::new();
         loop {
             let Some(&seat) = state.to_act().first() else {
                 break;
@@ -98,14 +106,43 @@ pub fn simulate(
                             Outcome::Dead => s.dead += 1,
                         }
                     }
-                    Event::MatchOver { winners, .. } => match winners[..] {
-                        [w] => s.wins[usize::from(w)] += 1,
-                        _ => s.draws += 1,
-                    },
+                    Event::Scored { entries } => {
+                        for e in entries {
+                            let side = usize::from(e.side);
+                            let game = usize::from(e.game);
+                            if recorded.len() <= game {
+                                recorded.resize(game + 1, Vec::new());
+                            }
+                            if recorded[game].len() <= side {
+                                recorded[game].resize(side + 1, 0);
+                            }
+                            recorded[game][side] += i64::from(e.points);
+                        }
+                    }
+                    Event::MatchOver { winners, .. } => {
+                        if winners.is_empty() {
+                            s.draws += 1;
+                        }
+                        for &w in winners {
+                            s.wins[usize::from(w)] += 1;
+                        }
+                    }
                     _ => {}
                 }
             }
             state = next.state;
+        }
+        for (g, game) in state.record.games.iter().enumerate() {
+            for (side, &points) in game.points.iter().enumerate() {
+                let sum = recorded.get(g).and_then(|r| r.get(side)).copied().unwrap_or(0);
+                if sum != points {
+                    anyhow::bail!(
+                        "game {} (seed {}): side {side} has {points} points in game {g}, but its recorded results add up to {sum}",
+                        s.games,
+                        seed.wrapping_add(s.games)
+                    );
+                }
+            }
         }
         s.games += 1;
         progress(g + 1);
@@ -119,12 +156,32 @@ pub fn simulate(
 }
 
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
-    let rules = Ruleset::standard();
-    let reference = RulesetRef {
-        id: rules.id.clone(),
-        options: Vec::new(),
-        authored: None,
+    let catalog = Catalog::builtin();
+    let is_file = args.ruleset.ends_with(".yaml") || args.ruleset.ends_with(".yml");
+    let reference = if is_file {
+        let checked = catalog
+            .check_file(std::path::Path::new(&args.ruleset))
+            .map_err(|errors| {
+                let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                anyhow::anyhow!("{} does not load:\n{}", args.ruleset, lines.join("\n"))
+            })?;
+        RulesetRef {
+            options: args.options.clone(),
+            ..checked.reference.clone()
+        }
+    } else {
+        RulesetRef {
+            id: args.ruleset.clone(),
+            options: args.options.clone(),
+            authored: None,
+        }
     };
+    let variant = catalog.resolve(&reference).map_err(|e| anyhow::anyhow!("{e}"))?;
+    if let Some(t) = args.target {
+        variant.check_target(t).map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    let rules = variant.ruleset.clone();
+    let hooks = variant.hooks.clone();
     let bar = if args.hands >= 10_000 {
         let bar = ProgressBar::new(args.hands);
         if let Ok(style) =
@@ -139,7 +196,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let started = std::time::Instant::now();
     let summary = simulate(
         &rules,
-        &NoHooks,
+        hooks.as_ref(),
         &reference,
         args.seed,
         args.hands,

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
+use crate::hooks::ScoreEntry;
 use crate::melds::LayOff;
 use crate::ruleset::Seat;
 
@@ -84,6 +85,12 @@ pub enum Event {
         deadwood: u32,
     },
     HandOver(HandResult),
+    /// What the deal added to the match: `points` for `side` (a seat, or a team) in game `game`
+    /// (a Hollywood column, else 0).
+    Scored {
+        #[schema(value_type = Vec<Object>)]
+        entries: Vec<ScoreEntry>,
+    },
     MatchOver {
         /// Empty for a drawn one-hand game.
         #[schema(value_type = Vec<u8>)]

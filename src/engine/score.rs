@@ -138,6 +138,9 @@ pub(crate) fn record_deal(
             game.hands_won[side] += 1;
         }
     }
+    events.push(Event::Scored {
+        entries: entries.clone(),
+    });
     let one_hand = state.target == Target::SingleHand;
     for g in 0..record.games.len() {
         if record.games[g].closed {

@@ -283,6 +283,10 @@ const BUILTIN_YAML: &[(&str, &str)] = &[
         "rulesets/three-player.yaml",
         include_str!("../../rulesets/three-player.yaml"),
     ),
+    (
+        "rulesets/four-player.yaml",
+        include_str!("../../rulesets/four-player.yaml"),
+    ),
 ];
 
 const BUILTIN_SCRIPTS: &[(&str, &str)] = &[
@@ -293,6 +297,14 @@ const BUILTIN_SCRIPTS: &[(&str, &str)] = &[
     (
         "hollywood.rhai",
         include_str!("../../rulesets/hollywood.rhai"),
+    ),
+    (
+        "four-player.rhai",
+        include_str!("../../rulesets/four-player.rhai"),
+    ),
+    (
+        "four-player-tournament.rhai",
+        include_str!("../../rulesets/four-player-tournament.rhai"),
     ),
 ];
 
