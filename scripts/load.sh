@@ -31,20 +31,22 @@ trap cleanup EXIT
 
 # --- the load tool -------------------------------------------------------------------------
 TOOL=""
-if command -v oha >/dev/null 2>&1 || [[ -x "$HOME/.cargo/bin/oha" ]]; then
+export PATH="$HOME/.cargo/bin:$PATH"
+if command -v oha >/dev/null 2>&1; then
     TOOL=oha
+elif command -v wrk >/dev/null 2>&1; then
+    TOOL=wrk
 else
     echo "== installing oha (cargo install oha --locked)" >&2
     if cargo install oha --locked >&2; then
         TOOL=oha
-    elif command -v wrk >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq wrk) >&2; then
+    elif (apt-get update -qq && apt-get install -y -qq wrk) >&2; then
         TOOL=wrk
     else
         echo "neither oha nor wrk could be installed" >&2
         exit 1
     fi
 fi
-export PATH="$HOME/.cargo/bin:$PATH"
 echo "== load tool: $TOOL" >&2
 
 # --- the server ----------------------------------------------------------------------------

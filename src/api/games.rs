@@ -110,10 +110,8 @@ pub async fn create(
         }
     };
     let variant = app.resolve(&reference)?;
-    if let Some(Target::Points(0)) = req.target {
-        return Err(ApiError::InvalidTarget(
-            "a target of 0 points would end the match before it starts".into(),
-        ));
+    if let Some(target) = req.target {
+        variant.check_target(target)?;
     }
     let decks = match (req.deck, req.decks) {
         (Some(_), Some(_)) => {

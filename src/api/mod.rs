@@ -14,7 +14,6 @@
 //! # }
 //! ```
 
-mod catalog_shim;
 pub mod error;
 pub mod games;
 pub mod hands;
@@ -38,7 +37,7 @@ use serde_json::value::RawValue;
 use crate::engine::{self, STATE_VERSION, State};
 use crate::ruleset::RulesetRef;
 
-pub use catalog_shim::{Catalog, ResolveError, RulesetError, Variant};
+pub use crate::rules::{Catalog, ResolveError, RulesetError, Variant};
 pub use error::{ApiError, Problem};
 pub use seal::Sealer;
 
@@ -138,12 +137,11 @@ impl From<ResolveError> for ApiError {
     fn from(e: ResolveError) -> ApiError {
         match e {
             ResolveError::UnknownRuleset(id) => ApiError::UnknownRuleset(id),
-            ResolveError::UnknownOption { option, .. } => {
-                ApiError::UnknownOption(format!("the ruleset does not offer the option {option:?}"))
-            }
+            e @ ResolveError::UnknownOption { .. } => ApiError::UnknownOption(e.to_string()),
             ResolveError::IncompatibleOptions { reason, .. } => {
                 ApiError::IncompatibleOptions(reason)
             }
+            e @ ResolveError::TargetNotAllowed { .. } => ApiError::InvalidTarget(e.to_string()),
             ResolveError::Invalid(errors) => ApiError::invalid_ruleset(errors),
         }
     }

@@ -215,6 +215,18 @@ fn examples() -> Vec<(&'static str, Value)> {
             "reshuffles": 0, "phase": {"name": "upcard_offer", "seat": 0, "passes": 0}
         }]
     });
+    let option = json!({
+        "id": "oklahoma", "name": "Oklahoma",
+        "summary": "The first upcard's value is the hand's knock limit (an ace allows only gin); a spade upcard doubles every score of the hand."
+    });
+    let hook = json!({
+        "point": "knock_limit", "script": "oklahoma.rhai", "from": "oklahoma",
+        "rule": "the value of the first upcard (J Q K count 10); an ace upcard means only gin goes out"
+    });
+    let row = json!({
+        "row": "Knocking",
+        "text": "Allowed when your deadwood is at most the knock limit of the hand, 10."
+    });
     let ruleset = serde_json::to_value(crate::ruleset::Ruleset::standard()).unwrap_or(Value::Null);
     vec![
         ("Action", action.clone()),
@@ -267,6 +279,25 @@ fn examples() -> Vec<(&'static str, Value)> {
         ("StockEnd", json!("dead_hand")),
         ("NextDealer", json!("loser")),
         ("Status", json!("in_progress")),
+        ("OptionInfo", option.clone()),
+        ("HookInfo", hook.clone()),
+        ("RulesRow", row.clone()),
+        (
+            "RulesetInfo",
+            json!({
+                "id": "straight-gin", "name": "Straight Gin",
+                "summary": "No knocking; a hand ends only by gin or big gin, or dead when the stock runs down to two cards. First to 250.",
+                "seats": 2, "options": [option.clone()], "targets": ["single_hand", 100, 250],
+                "default_target": 250
+            }),
+        ),
+        (
+            "RulesetDetail",
+            json!({
+                "id": "standard", "options": [option.clone()], "allowed_options": [option],
+                "hooks": [hook], "ruleset": ruleset.clone(), "rules_table": [row]
+            }),
+        ),
         (
             "Snapshot",
             json!({

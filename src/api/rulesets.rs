@@ -8,8 +8,8 @@ use utoipa::ToSchema;
 
 use crate::ruleset::{Ruleset, RulesetRef};
 
-use super::catalog_shim::{RulesRow, RulesetInfo, rules_table};
 use super::{ApiError, AppState, Variant};
+use crate::rules::{HookInfo, OptionInfo, RulesRow, RulesetInfo, rules_table};
 
 /// A ruleset resolved (after `extends`, options and defaults), with its rules table.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -17,8 +17,12 @@ pub struct RulesetDetail {
     /// The ruleset id.
     #[schema(example = "standard")]
     pub id: String,
-    /// The options applied, in order.
-    pub options: Vec<String>,
+    /// The options in force, in the order applied.
+    pub options: Vec<OptionInfo>,
+    /// The options the ruleset offers.
+    pub allowed_options: Vec<OptionInfo>,
+    /// The hooks in force: which script decides which rule.
+    pub hooks: Vec<HookInfo>,
     /// Every rule value the engine plays by.
     pub ruleset: Ruleset,
     /// The documented comparison rows (knocking, how a hand ends, hand score, lay-offs and
@@ -30,7 +34,9 @@ impl RulesetDetail {
     fn of(variant: &Variant) -> RulesetDetail {
         RulesetDetail {
             id: variant.reference.id.clone(),
-            options: variant.reference.options.clone(),
+            options: variant.options.clone(),
+            allowed_options: variant.allowed_options.clone(),
+            hooks: variant.hook_points.clone(),
             ruleset: variant.ruleset.as_ref().clone(),
             rules_table: rules_table(variant),
         }

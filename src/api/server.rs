@@ -11,7 +11,7 @@ use actix_web::{App, HttpServer, http, web};
 use anyhow::{Context, bail};
 use tracing_subscriber::EnvFilter;
 
-use super::seal::{MIN_SECRET_LEN, Sealer};
+use super::seal::Sealer;
 use super::{AppState, Catalog};
 
 /// Where the server listens when neither `--addr` nor `GIN_RULES_ADDR` says.
@@ -56,13 +56,16 @@ fn load_sealer(args: &ServeArgs) -> anyhow::Result<Option<Sealer>> {
     };
     match Sealer::new(&secret) {
         Ok(sealer) => Ok(Some(sealer)),
-        Err(e) => bail!("the secret in {from} is too short: {e} (at least {MIN_SECRET_LEN})"),
+        Err(e) => bail!("the secret in {from} is too short: {e}"),
     }
 }
 
 fn init_logging(json: bool) {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(ansi);
     // A second initialisation (tests) keeps the first subscriber.
     let _ = if json {
         builder.json().try_init()

@@ -9,7 +9,7 @@ use crate::ruleset::{AceRank, NextDealer, Ruleset, StockEnd};
 use super::{HookInfo, HookPoint, Variant};
 
 /// One row of the rules table.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct RulesRow {
     pub row: String,
     pub text: String,

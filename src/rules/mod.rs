@@ -147,7 +147,7 @@ impl ResolveError {
 }
 
 /// An option a ruleset offers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct OptionInfo {
     pub id: String,
     pub name: String,
@@ -158,14 +158,14 @@ pub struct OptionInfo {
 }
 
 /// An option the ruleset knows but refuses, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct RefusedOption {
     pub id: String,
     pub reason: String,
 }
 
 /// A target an option in force refuses, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct RefusedTarget {
     pub target: Target,
     pub option: String,
@@ -173,7 +173,7 @@ pub struct RefusedTarget {
 }
 
 /// A hook point in force.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct HookInfo {
     pub point: String,
     pub script: String,
@@ -185,7 +185,7 @@ pub struct HookInfo {
 }
 
 /// A ruleset as `GET /v1/rulesets` lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct RulesetInfo {
     pub id: String,
     pub name: String,
@@ -413,7 +413,14 @@ impl Catalog {
                 }
             }
         }
-        self.add_files(&files, &scripts)
+        self.add_files(&files, &scripts).map_err(|mut errors| {
+            for e in &mut errors {
+                if e.path.ends_with(".rhai") && !e.path.contains(['/', '\\']) {
+                    e.path = dir.join(&e.path).display().to_string();
+                }
+            }
+            errors
+        })
     }
 
     /// Adds ruleset files `(file name, yaml)` that share `scripts`; all or nothing.

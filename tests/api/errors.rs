@@ -425,3 +425,93 @@ async fn unknown_paths_and_methods_are_problems() {
     assert_eq!(a.content_type, "application/problem+json");
     assert_problem(a.status, &a.body, 405, "method-not-allowed");
 }
+
+fn looping_ruleset(from_hand: u32) -> Value {
+    json!({
+        "yaml": "id: loop-gin\nname: Loop Gin\nsummary: A knock limit hook that never ends.\nextends: standard\nhooks:\n  knock_limit:\n    script: loop.rhai\n    rule: loops from a later hand\n",
+        "scripts": {
+            "loop.rhai": format!("fn knock_limit(ctx) {{\n    if ctx.hand_number >= {from_hand} {{\n        loop {{ }}\n    }}\n    10\n}}\n")
+        }
+    })
+}
+
+#[actix_web::test]
+async fn a_failing_hook_is_script_error_and_the_state_stays_good() {
+    let app = Client::new(false).await;
+    let (status, p) = app
+        .post(
+            "/v1/games",
+            &json!({"ruleset": looping_ruleset(0), "seed": 1}),
+        )
+        .await;
+    assert_problem(status, &p, 422, "script-error");
+    assert!(p["detail"].as_str().unwrap().contains("knock_limit"), "{p}");
+
+    // The hook fails only when the second hand is dealt.
+    let (status, mut snap) = app
+        .post(
+            "/v1/games",
+            &json!({"ruleset": looping_ruleset(1), "seed": 1, "target": 100}),
+        )
+        .await;
+    assert_eq!(status, 201, "{snap}");
+    let mut rng = Rng(1);
+    while snap["legal_actions"][0]["type"] != "next_hand" {
+        let action = choose(&snap, &mut rng);
+        snap = app.step(&snap, &action).await;
+    }
+    let next = snap["legal_actions"][0].clone();
+    let (status, p) = app
+        .post(
+            "/v1/games/step",
+            &json!({"state": snap["state"], "action": next}),
+        )
+        .await;
+    assert_problem(status, &p, 422, "script-error");
+    // The state sent is still valid.
+    let (status, view) = app
+        .post(
+            "/v1/games/view",
+            &json!({"state": snap["state"], "seat": 0}),
+        )
+        .await;
+    assert_eq!(status, 200, "{view}");
+    assert_eq!(view["phase"], "over");
+}
+
+#[actix_web::test]
+async fn an_authored_ruleset_travels_in_the_state() {
+    let a = Client::new(false).await;
+    let b = Client::new(true).await;
+    let yaml = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/round-the-corner.yaml"
+    ))
+    .unwrap();
+    let authored = json!({"yaml": yaml, "scripts": {}});
+    let (status, checked) = a.post("/v1/rulesets/check", &authored).await;
+    assert_eq!(status, 200, "{checked}");
+    assert_eq!(checked["id"], "round-the-corner");
+    assert!(!checked["rules_table"].as_array().unwrap().is_empty());
+    for app in [&a] {
+        let (status, snap) = app
+            .post(
+                "/v1/games",
+                &json!({"ruleset": authored, "target": "single_hand", "seed": 5}),
+            )
+            .await;
+        assert_eq!(status, 201, "{snap}");
+        assert_eq!(snap["state"]["ruleset"]["id"], "round-the-corner");
+        let end = play_to_end(app, snap, 5, 2000).await;
+        assert_eq!(end["status"], "match_over");
+    }
+    let (status, snap) = b
+        .post(
+            "/v1/games",
+            &json!({"ruleset": authored, "target": "single_hand", "seed": 5}),
+        )
+        .await;
+    assert_eq!(status, 201, "{snap}");
+    let end = play_to_end(&b, snap, 5, 2000).await;
+    assert_eq!(end["status"], "match_over");
+}
