@@ -134,7 +134,11 @@ pub fn simulate(
         }
         for (g, game) in state.record.games.iter().enumerate() {
             for (side, &points) in game.points.iter().enumerate() {
-                let sum = recorded.get(g).and_then(|r| r.get(side)).copied().unwrap_or(0);
+                let sum = recorded
+                    .get(g)
+                    .and_then(|r| r.get(side))
+                    .copied()
+                    .unwrap_or(0);
                 if sum != points {
                     anyhow::bail!(
                         "game {} (seed {}): side {side} has {points} points in game {g}, but its recorded results add up to {sum}",
@@ -176,9 +180,13 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             authored: None,
         }
     };
-    let variant = catalog.resolve(&reference).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let variant = catalog
+        .resolve(&reference)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     if let Some(t) = args.target {
-        variant.check_target(t).map_err(|e| anyhow::anyhow!("{e}"))?;
+        variant
+            .check_target(t)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
     }
     let rules = variant.ruleset.clone();
     let hooks = variant.hooks.clone();
