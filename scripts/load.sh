@@ -8,7 +8,8 @@
 #   3. a fixed rate of $RATE requests per second (plain), for the p99 latency at that rate;
 # and the server's resident memory after the runs.
 #
-# Environment: PORT (18080), DURATION (10s), CONNECTIONS (64), RATE (10000), WORKERS (one per core).
+# Environment: PORT (18080), DURATION (10s), CONNECTIONS (64), RATE (10000), WORKERS (one per core),
+# BIN (a server binary; default: cargo build --release).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -50,8 +51,11 @@ fi
 echo "== load tool: $TOOL" >&2
 
 # --- the server ----------------------------------------------------------------------------
-cargo build --release --quiet
-BIN=target/release/gin-rules
+# BIN: a server binary to measure instead of building the release one.
+if [[ -z "${BIN:-}" ]]; then
+    cargo build --release --quiet
+    BIN=target/release/gin-rules
+fi
 
 start_server() {
     # $1: secret or empty

@@ -158,6 +158,17 @@ fn count_at_least(rules_min: u32, lanes: [u32; 4]) -> u32 {
     }
 }
 
+/// The deadwood value of the cards of `bits`.
+fn value_of(rules: &MeldRules, mut bits: u64) -> u32 {
+    let mut v = 0;
+    while bits != 0 {
+        let rank = (bits.trailing_zeros() % 16) as usize;
+        bits &= bits - 1;
+        v += u32::from(rules.values.get(rank).copied().unwrap_or(0));
+    }
+    v
+}
+
 fn lanes(hand: u64) -> [u32; 4] {
     [0, 1, 2, 3].map(|s| (hand >> (16 * s)) as u32 & LANE)
 }
@@ -210,8 +221,27 @@ pub fn meld_cards(rules: &MeldRules, meld: CardSet) -> Vec<Card> {
         .collect()
 }
 
+/// Cards in each subset of the four suits (bit s = suit s).
+const SUBSET_LEN: [u32; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+/// The aces of each subset of the four suits.
+const SUBSET_CARDS: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut i = 0;
+    while i < 16 {
+        let mut s = 0;
+        while s < 4 {
+            if i & (1 << s) != 0 {
+                t[i] |= 1 << (16 * s);
+            }
+            s += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// Candidate melds that fit on the stack; hands with more go to the heap.
-const STACK_MELDS: usize = 96;
+const STACK_MELDS: usize = 64;
 
 /// Fills `ms`/`vs` with every meld inside `hand` and its value, sorted by lowest card.
 /// `None` when they are too small.
@@ -236,15 +266,14 @@ fn candidates(rules: &MeldRules, hand: u64, ms: &mut [u64], vs: &mut [u32]) -> O
         while ranks != 0 {
             let r = ranks.trailing_zeros();
             ranks &= ranks - 1;
-            let cards = hand & (RANK_BITS << r);
             let v = u32::from(rules.values[r as usize]);
-            let mut sub = cards;
-            while sub != 0 {
-                let k = sub.count_ones();
-                if (set_lo..=set_hi).contains(&k) {
-                    push(sub, v * k)?;
+            // The suits holding rank r, as four bits; then each subset of them of a set's size.
+            let suits = (0..4).fold(0, |q, s| q | ((lanes[s] >> r) & 1) << s);
+            for sub in 1..16usize {
+                let k = SUBSET_LEN[sub];
+                if sub & !suits as usize == 0 && (set_lo..=set_hi).contains(&k) {
+                    push(SUBSET_CARDS[sub] << r, v * k)?;
                 }
-                sub = (sub - 1) & cards;
             }
         }
     }
@@ -253,9 +282,6 @@ fn candidates(rules: &MeldRules, hand: u64, ms: &mut [u64], vs: &mut [u32]) -> O
     if run_lo <= 13 {
         let shape = Shape::of(rules);
         for (s, &lane) in lanes.iter().enumerate() {
-            if lane.count_ones() < run_lo {
-                continue;
-            }
             // Runs are windows of an extended lane: `e` lists the ranks in run order.
             let (e, starts_mask) = match shape {
                 Shape::Low => (lane, LANE),
@@ -300,9 +326,9 @@ fn candidates(rules: &MeldRules, hand: u64, ms: &mut [u64], vs: &mut [u32]) -> O
     // Stable insertion sort by lowest card.
     for i in 1..n {
         let (m, v) = (ms[i], vs[i]);
-        let key = m & m.wrapping_neg();
+        let key = m.trailing_zeros();
         let mut j = i;
-        while j > 0 && ms[j - 1] & ms[j - 1].wrapping_neg() > key {
+        while j > 0 && ms[j - 1].trailing_zeros() > key {
             ms[j] = ms[j - 1];
             vs[j] = vs[j - 1];
             j -= 1;
@@ -348,38 +374,51 @@ fn next_group(ms: &[u64], mut i: usize, avail: u64) -> Option<(usize, usize, u64
 /// What a branch-and-bound search remembers of the best packing so far.
 trait Best {
     fn value(&self) -> u32;
-    fn improve(&mut self, melded: u32, path: &[usize]);
+    fn improve(&mut self, melded: u32);
+    /// The search enters (`Some(meld index)`) and leaves (`None`) a meld.
+    fn step(&mut self, _meld: Option<usize>) {}
 }
 
+/// Only the most value melded.
 struct BestValue(u32);
 
 impl Best for BestValue {
     fn value(&self) -> u32 {
         self.0
     }
-    fn improve(&mut self, melded: u32, _: &[usize]) {
+    fn improve(&mut self, melded: u32) {
         self.0 = melded;
     }
 }
 
+/// The most value melded and the melds (indices) that meld it.
+#[derive(Default)]
 struct BestPath {
     value: u32,
     path: Vec<usize>,
+    current: Vec<usize>,
 }
 
 impl Best for BestPath {
     fn value(&self) -> u32 {
         self.value
     }
-    fn improve(&mut self, melded: u32, path: &[usize]) {
+    fn improve(&mut self, melded: u32) {
         self.value = melded;
-        self.path.clear();
-        self.path.extend_from_slice(path);
+        self.path.clone_from(&self.current);
+    }
+    fn step(&mut self, meld: Option<usize>) {
+        match meld {
+            Some(j) => self.current.push(j),
+            None => {
+                self.current.pop();
+            }
+        }
     }
 }
 
 /// Searches the packings of the melds `ms[i..]` inside `avail` (whose cards are worth `rest`) for
-/// more melded value than `best` holds. `path` grows by one entry per meld taken.
+/// more melded value than `best` holds.
 #[allow(clippy::too_many_arguments)]
 fn most_melded(
     rules: &MeldRules,
@@ -389,8 +428,6 @@ fn most_melded(
     avail: u64,
     rest: u32,
     melded: u32,
-    path: &mut [usize; 64],
-    depth: usize,
     best: &mut impl Best,
 ) {
     if melded + rest <= best.value() {
@@ -398,74 +435,83 @@ fn most_melded(
     }
     let Some((i, end, low)) = next_group(ms, i, avail) else {
         if melded > best.value() {
-            best.improve(melded, &path[..depth]);
+            best.improve(melded);
         }
         return;
     };
     for j in i..end {
         if ms[j] & !avail == 0 {
-            path[depth] = j;
+            best.step(Some(j));
             let (a, r, m) = (avail & !ms[j], rest - vs[j], melded + vs[j]);
-            most_melded(rules, ms, vs, end, a, r, m, path, depth + 1, best);
+            most_melded(rules, ms, vs, end, a, r, m, best);
+            best.step(None);
         }
     }
-    let low_value = u32::from(rules.values[(low.trailing_zeros() % 16) as usize]);
-    most_melded(
-        rules,
-        ms,
-        vs,
-        end,
-        avail & !low,
-        rest - low_value,
-        melded,
-        path,
-        depth,
-        best,
-    );
+    let r = rest - value_of(rules, low);
+    most_melded(rules, ms, vs, end, avail & !low, r, melded, best);
 }
 
 /// Runs the branch-and-bound search over all of `hand`.
 fn search_best(rules: &MeldRules, ms: &[u64], vs: &[u32], hand: u64, best: &mut impl Best) {
     let meldable = ms.iter().fold(0, |a, m| a | m) & hand;
-    let rest = rules.value_of(CardSet(meldable));
-    let mut path = [0usize; 64];
-    most_melded(rules, ms, vs, 0, meldable, rest, 0, &mut path, 0, best);
+    most_melded(
+        rules,
+        ms,
+        vs,
+        0,
+        meldable,
+        value_of(rules, meldable),
+        0,
+        best,
+    );
 }
 
-/// The packing visit of `analyze_discards`, without the path.
-fn each_cover(
+/// What `analyze_discards` learns: by card bit, the most value melded by a packing that leaves
+/// the card out; and whether some packing covers the whole hand.
+struct Discards {
+    kept: [u32; 64],
+    hand: u64,
+    big_gin: bool,
+}
+
+/// Visits every packing of `ms[i..]` inside `avail` and returns the most value any of them melds.
+/// A card left out at a node is left out by every packing below it, so it takes their best at once.
+fn discard_search(
     ms: &[u64],
     vs: &[u32],
     i: usize,
     avail: u64,
     cover: u64,
     melded: u32,
-    leaf: &mut impl FnMut(u64, u32),
-) {
+    st: &mut Discards,
+) -> u32 {
     let Some((i, end, low)) = next_group(ms, i, avail) else {
-        leaf(cover, melded);
-        return;
+        st.big_gin |= cover == st.hand;
+        let mut left = avail;
+        while left != 0 {
+            let b = left.trailing_zeros() as usize;
+            left &= left - 1;
+            st.kept[b] = st.kept[b].max(melded);
+        }
+        return melded;
     };
-    each_cover(ms, vs, end, avail & !low, cover, melded, leaf);
+    let without = discard_search(ms, vs, end, avail & !low, cover, melded, st);
+    let b = low.trailing_zeros() as usize;
+    st.kept[b] = st.kept[b].max(without);
+    let mut best = without;
     for j in i..end {
         if ms[j] & !avail == 0 {
-            each_cover(
-                ms,
-                vs,
-                end,
-                avail & !ms[j],
-                cover | ms[j],
-                melded + vs[j],
-                leaf,
-            );
+            let (a, c, m) = (avail & !ms[j], cover | ms[j], melded + vs[j]);
+            best = best.max(discard_search(ms, vs, end, a, c, m, st));
         }
     }
+    best
 }
 
 /// Least deadwood of a hand of 0..=11 cards.
 pub fn least_deadwood(rules: &MeldRules, hand: CardSet) -> u32 {
     let h = hand.0 & CardSet::FULL.0;
-    let total = rules.value_of(CardSet(h));
+    let total = value_of(rules, h);
     total
         - with_candidates(rules, h, |ms, vs| {
             let mut best = BestValue(0);
@@ -478,10 +524,7 @@ pub fn least_deadwood(rules: &MeldRules, hand: CardSet) -> u32 {
 pub fn best_arrangement(rules: &MeldRules, hand: CardSet) -> Arrangement {
     let h = hand.0 & CardSet::FULL.0;
     let melds = with_candidates(rules, h, |ms, vs| {
-        let mut best = BestPath {
-            value: 0,
-            path: Vec::new(),
-        };
+        let mut best = BestPath::default();
         search_best(rules, ms, vs, h, &mut best);
         best.path
             .iter()
@@ -499,27 +542,27 @@ pub fn best_arrangement(rules: &MeldRules, hand: CardSet) -> Arrangement {
 
 pub fn analyze_discards(rules: &MeldRules, hand: CardSet) -> DiscardAnalysis {
     let h = hand.0 & CardSet::FULL.0;
-    let total = rules.value_of(CardSet(h));
-    // The most value melded by a packing that leaves each card (by bit) out.
-    let mut kept = [0u32; 64];
-    let mut big_gin = false;
+    let total = value_of(rules, h);
+    let mut st = Discards {
+        kept: [0; 64],
+        hand: h,
+        big_gin: false,
+    };
     with_candidates(rules, h, |ms, vs| {
-        each_cover(ms, vs, 0, h, 0, 0, &mut |cover, melded| {
-            let mut out = h & !cover;
-            if out == 0 {
-                big_gin = true;
-            }
-            while out != 0 {
-                let b = out.trailing_zeros() as usize;
-                out &= out - 1;
-                kept[b] = kept[b].max(melded);
-            }
-        })
+        let meldable = ms.iter().fold(0, |a, m| a | m) & h;
+        let most = discard_search(ms, vs, 0, meldable, 0, 0, &mut st);
+        let mut never = h & !meldable;
+        while never != 0 {
+            st.kept[never.trailing_zeros() as usize] = most;
+            never &= never - 1;
+        }
     });
-    let after_discard: Vec<(Card, u32)> = CardSet(h)
-        .iter()
-        .map(|c| (c, total - rules.value(c) - kept[c.bit() as usize]))
-        .collect();
+    let (kept, big_gin) = (st.kept, st.big_gin);
+    let mut after_discard = Vec::with_capacity(h.count_ones() as usize);
+    for c in CardSet(h) {
+        let b = c.bit();
+        after_discard.push((c, total - value_of(rules, 1 << b) - kept[b as usize]));
+    }
     let best = after_discard.iter().map(|&(_, d)| d).min().unwrap_or(0);
     DiscardAnalysis {
         after_discard,

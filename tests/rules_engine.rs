@@ -227,8 +227,7 @@ fn subsets(options: &[String]) -> Vec<Vec<String>> {
 const STALL_STEPS: u64 = 5_000;
 
 /// Plays `hands` one-hand games between bots; every step must be accepted. Returns the hands that
-/// stalled (only possible when a hand may end by gin alone — no knocking, or Oklahoma's ace — and
-/// the stock is reshuffled: the bots can then be stuck for good).
+/// stalled (only possible when the stock is reshuffled: the bots can then be stuck for good).
 fn play_hands(v: &Variant, hands: u64) -> u64 {
     let rules = &v.ruleset;
     let hooks = v.hooks.as_ref();
@@ -258,9 +257,15 @@ fn play_hands(v: &Variant, hands: u64) -> u64 {
             }
         }
     }
-    let gin_only_possible = v.ruleset.knock_limit.is_none()
-        || v.hook(gin_rules::rules::HookPoint::KnockLimit).is_some();
-    if !(gin_only_possible && v.ruleset.stock_end == StockEnd::Reshuffle) {
+    if v.ruleset.stock_end == StockEnd::Reshuffle {
+        // Nothing in the rules ends a hand on a reshuffled stock: two bots holding each other's
+        // cards can go round for ever (42 of 10 000 Straight Gin hands, 1 of 10 000 Standard).
+        assert!(
+            stalled * 100 <= hands,
+            "{:?}: {stalled} of {hands} hands never ended",
+            v.reference
+        );
+    } else {
         assert_eq!(stalled, 0, "{:?}: {stalled} hands never ended", v.reference);
     }
     stalled

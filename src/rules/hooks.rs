@@ -797,3 +797,52 @@ impl Hooks for ScriptHooks {
         as_seat(point, "the next dealer", &r?, info.seats)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hook_points_name_themselves() {
+        for p in HookPoint::ALL {
+            assert_eq!(HookPoint::from_name(p.name()), Some(p));
+            assert_eq!(HookPoint::ALL[p.index()], p);
+        }
+        assert_eq!(HookPoint::from_name("knock"), None);
+    }
+
+    #[test]
+    fn a_script_lists_its_hook_points() {
+        let s = compile(
+            "o.rhai",
+            "// c\nfn knock_limit(ctx) { 1 }\nfn score_multiplier(ctx) { helper() }\nprivate fn helper() { 2 }\n",
+        )
+        .unwrap();
+        assert_eq!(
+            s.points.iter().copied().collect::<Vec<_>>(),
+            [HookPoint::KnockLimit, HookPoint::ScoreMultiplier]
+        );
+    }
+
+    #[test]
+    fn a_hook_takes_one_parameter() {
+        let e = compile("o.rhai", "fn seating(a, b) { [] }").unwrap_err();
+        assert_eq!(
+            e[0].to_string(),
+            "o.rhai:1:1: hook `seating` takes one parameter (the context), not 2"
+        );
+    }
+
+    #[test]
+    fn places_in_the_script_text() {
+        let text = "// x\nfn knock_limitx(c) {}\n  fn knock_limit(c) {\n  }\nlet y = 2;\n";
+        assert_eq!(find_fn(text, "knock_limit"), (Some(3), Some(3)));
+        assert_eq!(first_statement(text), Some(5));
+    }
+
+    #[test]
+    fn helpers_read_cards() {
+        let v: String = ENGINE.eval(r#"card_rank("TD") + card_suit("TD")"#).unwrap();
+        assert_eq!(v, "TD");
+    }
+}

@@ -766,3 +766,66 @@ pub(crate) fn refused_targets(
         Err(errors)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_of_a_line_is_found_only_before_the_value() {
+        let yaml = "id: x\nscoring:\n  gin_bonus: lots\n  - item: 3\n";
+        assert_eq!(key_on_line(yaml, 3, 14).as_deref(), Some("gin_bonus"));
+        assert_eq!(key_on_line(yaml, 3, 3), None);
+        assert_eq!(key_on_line(yaml, 4, 11).as_deref(), Some("item"));
+        assert_eq!(key_on_line(yaml, 9, 1), None);
+        assert_eq!(key_on_line(yaml, 0, 1), None);
+    }
+
+    #[test]
+    fn ids_and_script_names() {
+        assert!(is_id("straight-gin") && is_id("gin2"));
+        assert!(!is_id("") && !is_id("-x") && !is_id("Gin") && !is_id("a_b"));
+        assert!(is_script_name("oklahoma.rhai"));
+        assert!(
+            !is_script_name("../x.rhai") && !is_script_name(".rhai") && !is_script_name("x.lua")
+        );
+    }
+
+    #[test]
+    fn a_minimal_file_gets_every_default() {
+        let source = parse_source("t.yaml", "id: t\nname: T\n", &BTreeMap::new()).unwrap();
+        let base = base_of(&[&source]).unwrap();
+        let r = build_ruleset(&base, &base.sections, &base.hooks).unwrap();
+        let standard = Ruleset::standard();
+        assert_eq!(
+            (r.id.as_str(), r.name.as_str(), r.summary.as_str()),
+            ("t", "T", "")
+        );
+        assert_eq!(r.melds, standard.melds);
+        assert_eq!(r.match_rules, standard.match_rules);
+        assert_eq!(r.knock_limit, standard.knock_limit);
+    }
+
+    #[test]
+    fn every_out_of_range_value_is_reported_at_once() {
+        let yaml = "id: t\nname: T\nmelds:\n  set_min: 4\n  set_max: 3\nstock:\n  reserve: 20\ndeal:\n  hand_size: 20\nmatch:\n  targets: [100, 100]\n  default_target: 50\n";
+        let source = parse_source("t.yaml", yaml, &BTreeMap::new()).unwrap();
+        let base = base_of(&[&source]).unwrap();
+        let errors = build_ruleset(&base, &base.sections, &base.hooks).unwrap_err();
+        let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(text.len(), 4, "{text:#?}");
+        assert!(
+            text[0].starts_with("t.yaml:5:12: `melds.set_max` (3) is less than"),
+            "{text:#?}"
+        );
+        assert!(
+            text[1].contains("the stock would have none to draw"),
+            "{text:#?}"
+        );
+        assert!(text[2].contains("lists 100 points twice"), "{text:#?}");
+        assert!(
+            text[3].contains("`match.default_target` (50 points) is not one of"),
+            "{text:#?}"
+        );
+    }
+}

@@ -30,8 +30,12 @@ pub fn distance(a: &str, b: &str) -> usize {
 
 /// The known name closest to `name`, when it is close enough to be a typo: a third of the
 /// name's length, at least one edit for names of three letters or more; case alone always counts.
+/// Names over 64 characters are no typo of anything.
 pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let len = name.chars().count();
+    if len > 64 {
+        return None;
+    }
     let allowed = if len >= 3 { (len / 3).max(1) } else { 0 };
     known
         .into_iter()
@@ -60,6 +64,11 @@ mod tests {
         let ranks = ["A", "2", "T", "J"];
         assert_eq!(did_you_mean("a", ranks), Some("A"));
         assert_eq!(did_you_mean("1", ranks), None);
+    }
+
+    #[test]
+    fn long_names_are_not_compared() {
+        assert_eq!(did_you_mean(&"k".repeat(10_000), ["knock_limit"]), None);
     }
 
     #[test]
