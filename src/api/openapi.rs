@@ -202,7 +202,11 @@ fn examples() -> Vec<(&'static str, Value)> {
     });
     let state = json!({
         "version": 1, "ruleset": {"id": "standard"}, "seed": 42, "target": 100,
-        "deal_number": 0, "scores": {"totals": [0, 0], "hands_won": [0, 0]},
+        "deal_number": 0,
+        "record": {
+            "layout": {"sides": [[0], [1]], "games": 1},
+            "games": [{"points": [0, 0], "hands_won": [0, 0], "closed": false}]
+        },
         "tables": [{
             "dealer": 1, "seats": [0, 1],
             "hands": [["AC", "2C", "3C", "5D", "5H", "5S", "9H", "TS", "JD", "KC"],
@@ -242,9 +246,10 @@ fn examples() -> Vec<(&'static str, Value)> {
         ("Outcome", json!("knock")),
         ("Scores", scores.clone()),
         (
-            "Bonuses",
-            json!({"game": [100, 0], "boxes": [75, 25], "shutout": 1, "final_totals": [285, 25]}),
+            "GameBonus",
+            json!({"game": 0, "winner": 0, "game_bonus": [100, 0], "boxes": [75, 25], "shutout": 1, "totals": [285, 25]}),
         ),
+        ("MatchRecord", state["record"].clone()),
         ("SeatView", view),
         (
             "PlayerView",

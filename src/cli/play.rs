@@ -84,10 +84,7 @@ pub fn simulate(
         let dealt = new_game(rules, hooks, game)?;
         let mut state: State = dealt.state;
         let mut recorded: Vec<Vec<i64>> = Vec::new();
-        loop {
-            let Some(&seat) = state.to_act().first() else {
-                break;
-            };
+        while let Some(&seat) = state.to_act().first() {
             let Some(action) = bot::choose(rules, &state, seat) else {
                 anyhow::bail!("seat {seat} is to act but has no legal action");
             };

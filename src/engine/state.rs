@@ -190,8 +190,10 @@ pub struct MatchRecord {
 /// The bonuses awarded when one game (or Hollywood column) closed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameBonus {
+    #[schema(value_type = u32)]
     pub game: u8,
     /// The side that won the game.
+    #[schema(value_type = u32)]
     pub winner: u8,
     /// Per side.
     pub game_bonus: Vec<i64>,
@@ -211,6 +213,7 @@ pub struct Scores {
     pub totals: Vec<i64>,
     /// The seats of each team, when players score in teams.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<Vec<u32>>>)]
     pub teams: Option<Vec<Vec<Seat>>>,
     /// Hands won per side.
     pub hands_won: Vec<u32>,

@@ -1,0 +1,378 @@
+//! Match forms: Hollywood columns, three players, four players in partnership and tournament.
+
+use std::sync::Arc;
+
+use gin_rules::bot;
+use gin_rules::cards::Card;
+use gin_rules::cli::play::simulate;
+use gin_rules::engine::{
+    Action, ActionKind, DealError, Event, NewGame, State, legal_actions, new_game, shuffled_deck,
+    step, view,
+};
+use gin_rules::hooks::{
+    GameScore, HandOutcome, MatchLayout, RecordInfo, ScoreEntry, TableResult, TableSeating,
+};
+use gin_rules::rules::{Catalog, Variant};
+use gin_rules::ruleset::{RulesetRef, Target};
+
+fn variant(id: &str, options: &[&str]) -> Arc<Variant> {
+    Catalog::builtin()
+        .resolve(&RulesetRef {
+            id: id.into(),
+            options: options.iter().map(|s| s.to_string()).collect(),
+            authored: None,
+        })
+        .unwrap()
+}
+
+fn start(v: &Variant, seed: u64, target: Target, dealer: Option<u8>) -> State {
+    let game = NewGame {
+        ruleset: v.reference.clone(),
+        seed,
+        target: Some(target),
+        dealer,
+        decks: vec![],
+    };
+    new_game(&v.ruleset, v.hooks.as_ref(), game).unwrap().state
+}
+
+/// Bot moves until `stop` says so or the match ends; returns the events seen.
+fn play_until(v: &Variant, mut s: State, stop: impl Fn(&State) -> bool) -> (State, Vec<Event>) {
+    let mut events = Vec::new();
+    for _ in 0..100_000 {
+        if s.is_over() || stop(&s) {
+            break;
+        }
+        let seat = s.to_act()[0];
+        let a = bot::choose(&v.ruleset, &s, seat).unwrap();
+        let next = step(&v.ruleset, v.hooks.as_ref(), &s, &a).unwrap();
+        events.extend(next.events);
+        s = next.state;
+    }
+    (s, events)
+}
+
+fn game(points: [i64; 2], closed: bool) -> GameScore {
+    GameScore {
+        points: points.to_vec(),
+        hands_won: points.iter().map(|&p| u32::from(p > 0)).collect(),
+        closed,
+    }
+}
+
+fn win(seat: u8, points: u32) -> TableResult {
+    TableResult {
+        table: 0,
+        seating: TableSeating {
+            dealer: 0,
+            players: [1, 0],
+        },
+        outcome: HandOutcome::Knock,
+        winner: Some(seat),
+        points,
+        multiplier: 1,
+    }
+}
+
+fn entries(v: &Variant, games: &[GameScore], results: &[TableResult]) -> Vec<(u8, u8, u32)> {
+    let layout = MatchLayout {
+        sides: vec![vec![0], vec![1]],
+        games: games.len() as u8,
+    };
+    let info = RecordInfo {
+        hand_number: 3,
+        target: Target::Points(100),
+        layout: &layout,
+        games,
+        results,
+    };
+    v.hooks
+        .record_result(&info)
+        .unwrap()
+        .into_iter()
+        .map(|ScoreEntry { game, side, points }| (game, side, points))
+        .collect()
+}
+
+#[test]
+fn hollywood_enters_a_win_in_every_column_already_scored_plus_the_next() {
+    let v = variant("standard", &["hollywood"]);
+    let fresh = [
+        game([0, 0], false),
+        game([0, 0], false),
+        game([0, 0], false),
+    ];
+    assert_eq!(entries(&v, &fresh, &[win(0, 20)]), vec![(0, 0, 20)]);
+    let once = [
+        game([20, 0], false),
+        game([0, 0], false),
+        game([0, 0], false),
+    ];
+    assert_eq!(
+        entries(&v, &once, &[win(0, 15)]),
+        vec![(0, 0, 15), (1, 0, 15)]
+    );
+    let twice = [
+        game([35, 0], false),
+        game([15, 0], false),
+        game([0, 0], false),
+    ];
+    assert_eq!(
+        entries(&v, &twice, &[win(0, 9)]),
+        vec![(0, 0, 9), (1, 0, 9), (2, 0, 9)]
+    );
+    // Seat 1 was shut out of game 1, now closed: its first win goes to the next open game.
+    let closed = [
+        game([104, 0], true),
+        game([60, 0], false),
+        game([30, 0], false),
+    ];
+    assert_eq!(entries(&v, &closed, &[win(1, 25)]), vec![(1, 1, 25)]);
+    // A dead hand enters nothing.
+    let dead = TableResult {
+        outcome: HandOutcome::Dead,
+        winner: None,
+        points: 0,
+        ..win(0, 0)
+    };
+    assert!(entries(&v, &once, &[dead]).is_empty());
+}
+
+#[test]
+fn a_hollywood_match_closes_its_columns_one_by_one() {
+    let v = variant("standard", &["hollywood"]);
+    let s = start(&v, 11, Target::Points(100), None);
+    assert_eq!(s.scores().columns.map(|c| c.len()), Some(3));
+    let some_closed = |s: &State| s.record.games.iter().any(|g| g.closed);
+    let (s, _) = play_until(&v, s, some_closed);
+    assert!(!s.is_over(), "a column closed while the others go on");
+    assert!(s.record.games.iter().any(|g| !g.closed));
+    let (s, events) = play_until(&v, s, |_| false);
+    assert!(s.is_over());
+    assert!(s.record.games.iter().all(|g| g.closed));
+    for g in &s.record.games {
+        assert!(g.points.iter().any(|&p| p >= 100));
+    }
+    let over = events.iter().rev().find_map(|e| match e {
+        Event::MatchOver { totals, .. } => Some(totals.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        over.map(|t| t.iter().sum::<i64>()),
+        Some(s.scores().totals.iter().sum())
+    );
+}
+
+#[test]
+fn three_players_rotate_the_deal_and_the_dealer_sits_out() {
+    let v = variant("three-player", &[]);
+    let s = start(&v, 3, Target::Points(100), Some(0));
+    let t = &s.tables[0];
+    assert_eq!((t.dealer, t.seats), (0, [1, 2]));
+    assert!(legal_actions(&v.ruleset, &s).iter().all(|a| a.seat == 1));
+    let out = view(&v.ruleset, &s, 0).unwrap();
+    assert!(out.sitting_out && out.hand.is_empty() && out.legal_actions.is_empty());
+    assert_eq!(out.players.len(), 2);
+    assert!(out.players.iter().all(|p| p.hand_size == 10));
+    assert!(
+        step(
+            &v.ruleset,
+            v.hooks.as_ref(),
+            &s,
+            &Action::new(0, ActionKind::Pass)
+        )
+        .is_err()
+    );
+
+    let (_, events) = play_until(&v, s, |s| s.deal_number >= 6);
+    let mut dealers = Vec::new();
+    let mut dead = Vec::new();
+    for e in &events {
+        match e {
+            Event::Dealt { dealer, .. } => dealers.push(*dealer),
+            Event::HandOver(r) => dead.push(r.winner.is_none()),
+            _ => {}
+        }
+    }
+    let mut expected = 0u8;
+    for (i, d) in dealers.iter().enumerate() {
+        if i > 0 {
+            expected = if dead[i - 1] {
+                expected
+            } else {
+                (expected + 1) % 3
+            };
+        } else {
+            expected = 1;
+        }
+        assert_eq!(
+            *d, expected,
+            "deal {i}: {dealers:?} after dead hands {dead:?}"
+        );
+    }
+}
+
+fn net(v: &Variant, results: &[TableResult]) -> Vec<(u8, u8, u32)> {
+    let layout = MatchLayout {
+        sides: vec![vec![0, 2], vec![1, 3]],
+        games: 1,
+    };
+    let games = [game([0, 0], false)];
+    let info = RecordInfo {
+        hand_number: 0,
+        target: Target::Points(125),
+        layout: &layout,
+        games: &games,
+        results,
+    };
+    v.hooks
+        .record_result(&info)
+        .unwrap()
+        .into_iter()
+        .map(|e| (e.game, e.side, e.points))
+        .collect()
+}
+
+#[test]
+fn partnership_nets_the_two_tables() {
+    let v = variant("four-player", &[]);
+    // Team 0+2 wins 12 at one table and loses 10 at the other: it wins the deal by 2.
+    assert_eq!(net(&v, &[win(0, 12), win(3, 10)]), vec![(0, 0, 2)]);
+    assert_eq!(net(&v, &[win(1, 30), win(2, 5)]), vec![(0, 1, 25)]);
+    // A dead table counts 0.
+    let dead = TableResult {
+        outcome: HandOutcome::Dead,
+        winner: None,
+        points: 0,
+        ..win(0, 0)
+    };
+    assert_eq!(net(&v, &[dead.clone(), win(3, 15)]), vec![(0, 1, 15)]);
+    assert!(net(&v, &[dead.clone(), dead]).is_empty());
+    assert!(net(&v, &[win(0, 10), win(1, 10)]).is_empty());
+}
+
+#[test]
+fn partnership_tables_play_at_once_and_opponents_alternate() {
+    let v = variant("four-player", &[]);
+    let decks: Vec<Vec<Card>> = vec![shuffled_deck(1, 0, 0), shuffled_deck(2, 0, 0)];
+    let game = NewGame {
+        ruleset: v.reference.clone(),
+        seed: 5,
+        target: None,
+        dealer: Some(0),
+        decks: decks.clone(),
+    };
+    let s = new_game(&v.ruleset, v.hooks.as_ref(), game.clone())
+        .unwrap()
+        .state;
+    assert_eq!(s.target, Target::Points(125));
+    assert_eq!(s.tables.len(), 2);
+    assert_eq!(s.tables[0].seats, [1, 0]);
+    assert_eq!(s.tables[1].seats, [3, 2]);
+    assert_eq!(s.to_act(), vec![1, 3]);
+    // Each table is dealt its own deck: the first card to the first player.
+    assert!(s.tables[1].hands[0].contains(decks[1][0]));
+    assert_eq!(s.scores().teams, Some(vec![vec![0, 2], vec![1, 3]]));
+    let one = NewGame {
+        decks: vec![decks[0].clone()],
+        ..game
+    };
+    assert!(matches!(
+        new_game(&v.ruleset, v.hooks.as_ref(), one),
+        Err(DealError::WrongDeckCount {
+            needed: 2,
+            given: 1
+        })
+    ));
+
+    let (s, events) = play_until(&v, s, |s| s.deal_number >= 1);
+    let pairs: Vec<[u8; 2]> = s.tables.iter().map(|t| t.seats).collect();
+    let mut sorted: Vec<[u8; 2]> = pairs
+        .iter()
+        .map(|p| {
+            let mut p = *p;
+            p.sort();
+            p
+        })
+        .collect();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        vec![[0, 3], [1, 2]],
+        "the second deal pairs 0-3 and 2-1"
+    );
+    let scored: Vec<&Event> = events
+        .iter()
+        .filter(|e| matches!(e, Event::Scored { .. }))
+        .collect();
+    assert_eq!(
+        scored.len(),
+        1,
+        "one entry per deal, when both tables are over"
+    );
+}
+
+#[test]
+fn tournament_rotates_opponents_round_robin() {
+    let v = variant("four-player", &["tournament"]);
+    let s = start(&v, 9, Target::Points(125), Some(0));
+    assert_eq!(s.scores().teams, None);
+    let mut rounds = Vec::new();
+    let mut s = s;
+    for deal in 0..3 {
+        let mut pairs: Vec<[u8; 2]> = s
+            .tables
+            .iter()
+            .map(|t| {
+                let mut p = t.seats;
+                p.sort();
+                p
+            })
+            .collect();
+        pairs.sort();
+        rounds.push(pairs);
+        s = play_until(&v, s, |s| s.deal_number > deal).0;
+    }
+    assert_eq!(
+        rounds,
+        vec![
+            vec![[0, 1], [2, 3]],
+            vec![[0, 2], [1, 3]],
+            vec![[0, 3], [1, 2]]
+        ]
+    );
+}
+
+#[test]
+fn every_form_finishes_and_its_scores_add_up() {
+    let matches = std::env::var("FORM_MATCHES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(40);
+    for (id, options, target) in [
+        ("standard", vec!["hollywood"], Target::Points(100)),
+        (
+            "standard",
+            vec!["hollywood", "classic-bonuses"],
+            Target::Points(100),
+        ),
+        ("three-player", vec![], Target::Points(100)),
+        ("four-player", vec![], Target::Points(125)),
+        ("four-player", vec!["tournament"], Target::Points(125)),
+        ("four-player", vec!["classic-bonuses"], Target::Points(125)),
+    ] {
+        let v = variant(id, &options);
+        let summary = simulate(
+            &v.ruleset,
+            v.hooks.as_ref(),
+            &v.reference,
+            1,
+            matches,
+            Some(target),
+            |_| {},
+        )
+        .unwrap_or_else(|e| panic!("{id} {options:?}: {e}"));
+        assert_eq!(summary.games, matches);
+        assert_eq!(summary.wins.iter().sum::<u64>() + summary.draws > 0, true);
+    }
+}
