@@ -540,6 +540,8 @@ pub fn best_arrangement(rules: &MeldRules, hand: CardSet) -> Arrangement {
     }
 }
 
+/// For every card of a hand after drawing, the least deadwood left by discarding it; exact, from
+/// one search over the hand's packings.
 pub fn analyze_discards(rules: &MeldRules, hand: CardSet) -> DiscardAnalysis {
     let h = hand.0 & CardSet::FULL.0;
     let total = value_of(rules, h);
@@ -613,11 +615,14 @@ pub fn check_arrangement(
 /// Every set of defender cards that can be laid off onto `meld`, one card at a time, each step a meld;
 /// with the order of the cards. The first is the empty lay-off.
 fn extensions(rules: &MeldRules, meld: u64, defender: u64) -> Vec<(u64, Vec<Card>)> {
+    let mut found: Vec<(u64, Vec<Card>)> = vec![(0, Vec::new())];
+    if meld == 0 {
+        return found;
+    }
     let low = meld.trailing_zeros();
     let (suit, rank) = (low / 16, low % 16);
     let mates = (RANK_BITS << rank) | (u64::from(LANE) << (16 * suit));
     let cands = defender & mates & !meld;
-    let mut found: Vec<(u64, Vec<Card>)> = vec![(0, Vec::new())];
     let mut next = 0;
     while next < found.len() {
         let (added, order) = found[next].clone();
@@ -692,6 +697,11 @@ fn search_lay_offs(
     choice[i] = 0;
 }
 
+/// Whether `card` may be laid off onto `meld`: never onto nothing, since that would make a new meld.
+fn fits(rules: &MeldRules, meld: CardSet, card: Card) -> bool {
+    !meld.is_empty() && !meld.contains(card) && is_meld(rules, meld.with(card))
+}
+
 /// Applies the defender's lay-offs in the given order; `onto: None` is allowed when exactly one meld
 /// fits that card at that point. Then arranges the rest best.
 pub fn apply_lay_offs(
@@ -713,7 +723,7 @@ pub fn apply_lay_offs(
         let onto = match onto {
             Some(i) => {
                 let meld = *extended.get(i).ok_or(MeldError::NoSuchMeld(i))?;
-                if !is_meld(rules, meld.with(card)) {
+                if !fits(rules, meld, card) {
                     return Err(MeldError::DoesNotFit {
                         card,
                         onto: i,
@@ -723,12 +733,12 @@ pub fn apply_lay_offs(
                 i
             }
             None => {
-                let mut fits = extended
+                let mut fitting = extended
                     .iter()
                     .enumerate()
-                    .filter(|(_, m)| is_meld(rules, m.with(card)))
+                    .filter(|(_, m)| fits(rules, **m, card))
                     .map(|(i, _)| i);
-                match (fits.next(), fits.next()) {
+                match (fitting.next(), fitting.next()) {
                     (Some(i), None) => i,
                     (None, _) => return Err(MeldError::FitsNowhere(card)),
                     (Some(_), Some(_)) => return Err(MeldError::FitsSeveral(card)),
@@ -844,8 +854,8 @@ mod tests {
 
     #[test]
     fn trap_hand_knocks_at_ten() {
-        // Taking the most value first (the run 4S-6S and 3C-6C plus...) and then shedding the
-        // highest card gets 12; the exact answer discards 6D and knocks with 10.
+        // Melding the most value first and then shedding the highest card leaves 12; the exact
+        // answer melds 4S-6S and 3C-6C, discards 6D and knocks with 10.
         let hand = set("2S 4S 5S 6S 3C 4C 5C 6C 3D 6D 5H");
         let a = analyze_discards(&std(), hand);
         assert_eq!(a.best, 10);
@@ -1006,6 +1016,25 @@ mod tests {
             "QD fits more than one meld: say which with onto"
         );
         assert!(apply_lay_offs(&r, &both, set("QD"), &[(card("QD"), Some(1))]).is_ok());
+    }
+
+    #[test]
+    fn nothing_is_laid_off_onto_an_empty_meld() {
+        let loose = MeldRules {
+            set_min: 1,
+            run_min: 1,
+            ..std()
+        };
+        let knocker = [CardSet::EMPTY];
+        assert!(
+            best_lay_off(&loose, &knocker, set("5S"))
+                .lay_offs
+                .is_empty()
+        );
+        assert_eq!(
+            apply_lay_offs(&loose, &knocker, set("5S"), &[(card("5S"), None)]).unwrap_err(),
+            MeldError::FitsNowhere(card("5S"))
+        );
     }
 
     #[test]
