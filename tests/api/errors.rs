@@ -252,10 +252,10 @@ async fn inconsistent_plain_states_are_invalid_state() {
     let mut version = state.clone();
     version["version"] = json!(99);
     let mut old = state.clone();
-    old.as_object_mut().unwrap().remove("scores");
+    old.as_object_mut().unwrap().remove("record");
     old["version"] = json!(0);
     let mut seats = state.clone();
-    seats["scores"]["totals"] = json!([0, 0, 0]);
+    seats["record"]["layout"]["sides"] = json!([[0], [1], [2]]);
     let mut card = state.clone();
     card["tables"][0]["stock"][0] = json!("ZZ");
 
