@@ -220,7 +220,10 @@ mod builtins {
         let catalog = Catalog::builtin();
         let list = catalog.list();
         let ids: Vec<&str> = list.iter().map(|r| r.id.as_str()).collect();
-        assert_eq!(ids, ["standard", "straight-gin", "three-player", "four-player"]);
+        assert_eq!(
+            ids,
+            ["standard", "straight-gin", "three-player", "four-player"]
+        );
         let mut count = 0;
         for info in &list {
             let options: Vec<String> = info.options.iter().map(|o| o.id.clone()).collect();

@@ -220,9 +220,14 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         writeln!(out)?;
     } else {
         let pct = |n: u64| 100.0 * n as f64 / summary.hands.max(1) as f64;
+        let options = if args.options.is_empty() {
+            String::new()
+        } else {
+            format!(" with {}", args.options.join(", "))
+        };
         writeln!(
             out,
-            "ruleset {}: {} games, {} hands",
+            "ruleset {}{options}: {} games, {} hands",
             rules.id, summary.games, summary.hands
         )?;
         for (name, n) in [
