@@ -61,7 +61,13 @@ pub struct Summary {
     /// Matches that ended without a winner (a dead one-hand game).
     pub draws: u64,
     pub steps: u64,
+    /// Games given up after `MAX_HAND_STEPS` steps in one hand (bots that cannot end a hand, e.g.
+    /// passing cards round a reshuffled stock for ever).
+    pub stalled: u64,
 }
+
+/// Steps after which a hand between bots is given up as stalled.
+pub const MAX_HAND_STEPS: u64 = 20_000;
 
 /// Plays `games` games between bots; `target` None plays one hand each.
 pub fn simulate(
@@ -84,15 +90,22 @@ pub fn simulate(
         let dealt = new_game(rules, hooks, game)?;
         let mut state: State = dealt.state;
         let mut recorded: Vec<Vec<i64>> = Vec::new();
+        let mut hand_steps = 0u64;
         while let Some(&seat) = state.to_act().first() {
             let Some(action) = bot::choose(rules, &state, seat) else {
                 anyhow::bail!("seat {seat} is to act but has no legal action");
             };
             let next = step(rules, hooks, &state, &action)?;
             s.steps += 1;
+            hand_steps += 1;
+            if hand_steps > MAX_HAND_STEPS {
+                s.stalled += 1;
+                break;
+            }
             for e in &next.events {
                 match e {
                     Event::HandOver(r) => {
+                        hand_steps = 0;
                         s.hands += 1;
                         points += r.points.iter().sum::<i64>();
                         match r.outcome {
@@ -240,6 +253,13 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             writeln!(out, "  {name:<9} {n:>9}  {:5.1}%", pct(n))?;
         }
         writeln!(out, "  mean points per hand {:.2}", summary.mean_points)?;
+        if summary.stalled > 0 {
+            writeln!(
+                out,
+                "  {} games given up: a hand ran past {MAX_HAND_STEPS} steps",
+                summary.stalled
+            )?;
+        }
         if args.target.is_some() {
             let wins: Vec<String> = summary.wins.iter().map(u64::to_string).collect();
             writeln!(
