@@ -1,0 +1,661 @@
+//! Golden snapshots, stored in the top-level `snapshots/` folder: the rules table of every
+//! built-in ruleset with every allowed option combination, and the scenario fixtures of
+//! `tests/scenarios/*.yaml` replayed move by move. Review changes with `cargo insta review`.
+
+use std::collections::BTreeMap;
+
+use gin_rules::bot;
+use gin_rules::cards::{Card, CardSet, parse_cards};
+use gin_rules::engine::{
+    Action, ActionKind, Event, HandResult, NewGame, Outcome, Scores, Source, State, StepError,
+    legal_actions, new_game, step, validate,
+};
+use gin_rules::rules::{Catalog, RulesRow, Variant, rules_table};
+use gin_rules::ruleset::{RulesetRef, Seat, Target};
+use serde::{Deserialize, Serialize};
+
+/// Snapshots go to `<repo>/snapshots`, named without the test binary's module prefix.
+macro_rules! golden {
+    ($($body:tt)*) => {
+        insta::with_settings!({
+            snapshot_path => "../snapshots",
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, { $($body)* })
+    };
+}
+
+fn reference(id: &str, options: &[String]) -> RulesetRef {
+    RulesetRef {
+        id: id.into(),
+        options: options.to_vec(),
+        authored: None,
+    }
+}
+
+mod rules {
+    use super::*;
+
+    /// Every subset of `options`, in the order the ruleset offers them.
+    fn combinations(options: &[String]) -> Vec<Vec<String>> {
+        (0u32..(1 << options.len()))
+            .map(|mask| {
+                options
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| mask & (1 << i) != 0)
+                    .map(|(_, o)| o.clone())
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[derive(Serialize)]
+    struct Table {
+        ruleset: String,
+        options: Vec<String>,
+        rows: Vec<RulesRow>,
+    }
+
+    #[derive(Serialize)]
+    struct Refusal {
+        ruleset: String,
+        options: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        target: Option<Target>,
+        code: &'static str,
+        message: String,
+    }
+
+    fn name(id: &str, options: &[String]) -> String {
+        let mut n = format!("rules__{id}");
+        for o in options {
+            n.push('+');
+            n.push_str(o);
+        }
+        n
+    }
+
+    #[test]
+    fn every_ruleset_and_option_combination() {
+        let catalog = Catalog::builtin();
+        let mut refused = Vec::new();
+        let mut count = 0;
+        for info in catalog.list() {
+            let offered: Vec<String> = info.options.iter().map(|o| o.id.clone()).collect();
+            for options in combinations(&offered) {
+                let v = match catalog.resolve(&reference(&info.id, &options)) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        refused.push(Refusal {
+                            ruleset: info.id.clone(),
+                            options,
+                            target: None,
+                            code: e.code(),
+                            message: e.to_string(),
+                        });
+                        continue;
+                    }
+                };
+                let table = Table {
+                    ruleset: info.id.clone(),
+                    options: options.clone(),
+                    rows: rules_table(&v),
+                };
+                golden!({
+                    insta::assert_yaml_snapshot!(name(&info.id, &options), table);
+                });
+                count += 1;
+            }
+        }
+        assert!(count >= 16 + 8 + 2, "{count} combinations");
+
+        // What is refused, with the reason a player reads.
+        for (id, options) in [
+            ("straight-gin", vec!["oklahoma"]),
+            ("straight-gin", vec!["hollywood", "oklahoma"]),
+            ("three-player", vec!["hollywood"]),
+        ] {
+            let options: Vec<String> = options.into_iter().map(String::from).collect();
+            let e = catalog.resolve(&reference(id, &options)).unwrap_err();
+            refused.push(Refusal {
+                ruleset: id.into(),
+                options,
+                target: None,
+                code: e.code(),
+                message: e.to_string(),
+            });
+        }
+        let options = vec!["hollywood".to_string()];
+        let v = catalog.resolve(&reference("standard", &options)).unwrap();
+        let e = v.check_target(Target::SingleHand).unwrap_err();
+        refused.push(Refusal {
+            ruleset: "standard".into(),
+            options,
+            target: Some(Target::SingleHand),
+            code: e.code(),
+            message: e.to_string(),
+        });
+        golden!({
+            insta::assert_yaml_snapshot!("rules__refused", refused);
+        });
+    }
+}
+
+mod scenarios {
+    use super::*;
+
+    /// A fixture: a game from a fixed deal, the moves, and what must come of them.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Scenario {
+        /// What the scenario shows, in words.
+        about: String,
+        ruleset: String,
+        #[serde(default)]
+        options: Vec<String>,
+        /// `None`: the ruleset's default.
+        target: Option<Target>,
+        dealer: Seat,
+        #[serde(default = "one")]
+        seed: u64,
+        /// The first deal (one table)...
+        deck: Option<Hands>,
+        /// ...or one deck per table.
+        #[serde(default)]
+        decks: Vec<Hands>,
+        /// Wire-form actions (`seat`, `type`, fields), each optionally with `refused: "<message>"`;
+        /// or `{bot: N}` (the built-in bot plays N steps), `{bot_hands: N}` (the bot plays until N
+        /// more hands are over), `{draw_and_discard: N}` (N turns of drawing from the stock and
+        /// discarding the card drawn).
+        actions: Vec<serde_json::Value>,
+        expect: Expect,
+    }
+
+    fn one() -> u64 {
+        1
+    }
+
+    /// A deck as hands: the player who acts first, the player in the dealer's role, the upcard,
+    /// the top of the stock; the rest of the stock follows in card order.
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Hands {
+        first: String,
+        dealer: String,
+        upcard: String,
+        #[serde(default)]
+        stock: String,
+    }
+
+    #[derive(Deserialize, Default)]
+    #[serde(deny_unknown_fields)]
+    struct Expect {
+        /// The last hand's outcome and points per seat.
+        outcome: Option<Outcome>,
+        points: Option<Vec<i64>>,
+        /// Every hand over, in order.
+        hands: Option<Vec<ExpectHand>>,
+        /// Final `scores().totals`.
+        totals: Option<Vec<i64>>,
+        /// The match is over with these winners (`[]`: a draw).
+        winners: Option<Vec<Seat>>,
+        /// The dealer of every deal (every table), in order.
+        dealers: Option<Vec<Seat>>,
+    }
+
+    #[derive(Deserialize, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct ExpectHand {
+        outcome: Outcome,
+        winner: Option<Seat>,
+        points: Vec<i64>,
+    }
+
+    fn cards(s: &str) -> Vec<Card> {
+        parse_cards(s).unwrap_or_else(|e| panic!("{s:?}: {e}"))
+    }
+
+    /// The deck in the API's deal order.
+    fn deck(h: &Hands) -> Vec<Card> {
+        let (a, b) = (cards(&h.first), cards(&h.dealer));
+        assert_eq!((a.len(), b.len()), (10, 10), "ten cards each");
+        let mut d: Vec<Card> = a.iter().zip(&b).flat_map(|(x, y)| [*x, *y]).collect();
+        d.extend(cards(&h.upcard));
+        d.extend(cards(&h.stock));
+        let used: CardSet = d.iter().copied().collect();
+        assert_eq!(used.len() as usize, d.len(), "a card is given twice");
+        d.extend(Card::all().filter(|c| !used.contains(*c)));
+        d
+    }
+
+    fn melds_text(melds: &[Vec<Card>]) -> String {
+        if melds.is_empty() {
+            return "none".into();
+        }
+        melds
+            .iter()
+            .map(|m| {
+                m.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+
+    /// A hand result as the snapshot shows it.
+    #[derive(Serialize)]
+    struct HandOver {
+        table: u8,
+        outcome: Outcome,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        winner: Option<Seat>,
+        points: Vec<i64>,
+        deadwood: Vec<u32>,
+        /// Per seat.
+        melds: Vec<String>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        laid_off: Vec<String>,
+        multiplier: u32,
+    }
+
+    fn hand_over(r: &HandResult) -> HandOver {
+        HandOver {
+            table: r.table,
+            outcome: r.outcome,
+            winner: r.winner,
+            points: r.points.clone(),
+            deadwood: r.deadwood.clone(),
+            melds: r.melds.iter().map(|m| melds_text(m)).collect(),
+            laid_off: r
+                .laid_off
+                .iter()
+                .map(|l| format!("{} onto meld {}", l.card, l.onto))
+                .collect(),
+            multiplier: r.multiplier,
+        }
+    }
+
+    /// One line of the log: a sentence, or a hand result.
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    enum Line {
+        Text(String),
+        HandOver { hand_over: HandOver },
+    }
+
+    fn line(e: &Event, tables: bool) -> Line {
+        let at = |t: u8| {
+            if tables {
+                format!("table {t}: ")
+            } else {
+                String::new()
+            }
+        };
+        Line::Text(match e {
+            Event::Dealt {
+                table,
+                deal,
+                dealer,
+                seats,
+                upcard,
+                knock_limit,
+                multiplier,
+            } => format!(
+                "{}deal {deal}: seat {dealer} deals, seat {} plays first against seat {}; upcard {upcard}; knock limit {}; multiplier {multiplier}",
+                at(*table),
+                seats[0],
+                seats[1],
+                knock_limit.map_or("none (only gin)".into(), |l| l.to_string()),
+            ),
+            Event::TookUpcard { table, seat, card } => {
+                format!("{}seat {seat} takes the upcard {card}", at(*table))
+            }
+            Event::Passed { table, seat } => format!("{}seat {seat} passes", at(*table)),
+            Event::Drew {
+                table,
+                seat,
+                from,
+                card,
+            } => format!(
+                "{}seat {seat} draws {} from the {}",
+                at(*table),
+                card.map_or("?".into(), |c| c.to_string()),
+                match from {
+                    Source::Stock => "stock",
+                    Source::Discard => "discard pile",
+                }
+            ),
+            Event::Discarded { table, seat, card } => {
+                format!("{}seat {seat} discards {card}", at(*table))
+            }
+            Event::Reshuffled { table, cards } => format!(
+                "{}the discard pile is reshuffled into a new stock of {cards} cards",
+                at(*table)
+            ),
+            Event::Knocked {
+                table,
+                seat,
+                discard,
+                melds,
+                deadwood,
+            } => format!(
+                "{}seat {seat} knocks, discarding {discard}: melds {}; deadwood {deadwood}",
+                at(*table),
+                melds_text(melds)
+            ),
+            Event::WentGin {
+                table,
+                seat,
+                discard,
+                melds,
+                big_gin,
+            } => format!(
+                "{}seat {seat} goes {}{}: melds {}",
+                at(*table),
+                if *big_gin { "big gin" } else { "gin" },
+                discard.map_or(String::new(), |c| format!(", discarding {c}")),
+                melds_text(melds)
+            ),
+            Event::LaidOff {
+                table,
+                seat,
+                cards,
+                melds,
+                deadwood,
+            } => format!(
+                "{}seat {seat} lays off [{}]; own melds {}; deadwood {deadwood}",
+                at(*table),
+                cards
+                    .iter()
+                    .map(|l| format!("{} onto meld {}", l.card, l.onto))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                melds_text(melds)
+            ),
+            Event::HandOver(r) => {
+                return Line::HandOver {
+                    hand_over: hand_over(r),
+                };
+            }
+            Event::Scored { entries } => {
+                if entries.is_empty() {
+                    "scored: nothing".into()
+                } else {
+                    format!(
+                        "scored: {}",
+                        entries
+                            .iter()
+                            .map(|s| format!("game {} side {} +{}", s.game, s.side, s.points))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                }
+            }
+            Event::MatchOver { winners, totals } => {
+                format!("match over: winners {winners:?}, totals {totals:?}")
+            }
+        })
+    }
+
+    fn action_text(a: &Action) -> String {
+        let mut v = serde_json::to_value(a).unwrap();
+        if let Some(m) = v.as_object_mut() {
+            m.remove("seat");
+            m.remove("type");
+        }
+        let rest = v.to_string().replace('"', "");
+        if rest == "{}" {
+            format!("seat {} {}", a.seat, a.type_name())
+        } else {
+            format!("seat {} {} {rest}", a.seat, a.type_name())
+        }
+    }
+
+    #[derive(Serialize)]
+    struct Replay {
+        about: String,
+        ruleset: String,
+        options: Vec<String>,
+        target: Target,
+        log: Vec<Line>,
+        scores: Scores,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        winners: Option<Vec<Seat>>,
+    }
+
+    struct Game<'a> {
+        v: &'a Variant,
+        state: State,
+        events: Vec<Event>,
+        log: Vec<Line>,
+        tables: bool,
+    }
+
+    impl Game<'_> {
+        fn record(&mut self, events: Vec<Event>) {
+            for e in &events {
+                self.log.push(line(e, self.tables));
+            }
+            self.events.extend(events);
+        }
+
+        /// A step that must be accepted; checks the state and the legal-action listing.
+        fn play(&mut self, a: &Action) {
+            let legal = legal_actions(&self.v.ruleset, &self.state);
+            let next = step(&self.v.ruleset, self.v.hooks.as_ref(), &self.state, a)
+                .unwrap_or_else(|e| panic!("{} refused: {e}", action_text(a)));
+            validate(&self.v.ruleset, &next.state).unwrap();
+            if !matches!(
+                a.kind,
+                ActionKind::LayOff { .. }
+                    | ActionKind::Knock { melds: Some(_), .. }
+                    | ActionKind::Gin { melds: Some(_), .. }
+            ) {
+                assert!(
+                    legal.contains(a),
+                    "{} accepted but not listed",
+                    action_text(a)
+                );
+            }
+            self.state = next.state;
+            self.tables = self.state.tables.len() > 1;
+            self.record(next.events);
+        }
+
+        fn refuse(&mut self, a: &Action, message: &str) {
+            let before = self.state.clone();
+            match step(&self.v.ruleset, self.v.hooks.as_ref(), &self.state, a) {
+                Err(StepError::Illegal(e)) => {
+                    assert_eq!(e.to_string(), message, "{}", action_text(a));
+                }
+                other => panic!("{} should be refused, got {other:?}", action_text(a)),
+            }
+            assert!(!legal_actions(&self.v.ruleset, &self.state).contains(a));
+            assert_eq!(self.state, before);
+            self.log.push(Line::Text(format!(
+                "refused: {}: {message}",
+                action_text(a)
+            )));
+        }
+
+        fn bot_step(&mut self) -> bool {
+            if self.state.is_over() {
+                return false;
+            }
+            let seat = self.state.to_act()[0];
+            let a = bot::choose(&self.v.ruleset, &self.state, seat).expect("the bot has a move");
+            self.play(&a);
+            true
+        }
+
+        fn hands_over(&self) -> usize {
+            self.events
+                .iter()
+                .filter(|e| matches!(e, Event::HandOver(_)))
+                .count()
+        }
+
+        fn draw_and_discard(&mut self) {
+            let seat = self.state.to_act()[0];
+            self.play(&Action::new(
+                seat,
+                ActionKind::Draw {
+                    from: Source::Stock,
+                },
+            ));
+            let drawn = self.events.iter().rev().find_map(|e| match e {
+                Event::Drew { card, .. } => *card,
+                _ => None,
+            });
+            self.play(&Action::new(
+                seat,
+                ActionKind::Discard {
+                    card: drawn.expect("the card drawn"),
+                },
+            ));
+        }
+
+        fn run(&mut self, raw: &serde_json::Value) {
+            let mut m: BTreeMap<String, serde_json::Value> =
+                serde_json::from_value(raw.clone()).expect("an action is a map");
+            let count = |v: &serde_json::Value| v.as_u64().expect("a count") as usize;
+            if let Some(n) = m.get("bot") {
+                for _ in 0..count(n) {
+                    if !self.bot_step() {
+                        break;
+                    }
+                }
+                return;
+            }
+            if let Some(n) = m.get("bot_hands") {
+                let goal = self.hands_over() + count(n);
+                let mut steps = 0;
+                while self.hands_over() < goal && self.bot_step() {
+                    steps += 1;
+                    assert!(steps < 10_000, "the bot does not finish a hand");
+                }
+                return;
+            }
+            if let Some(n) = m.get("draw_and_discard") {
+                for _ in 0..count(n) {
+                    self.draw_and_discard();
+                }
+                return;
+            }
+            let refused = m
+                .remove("refused")
+                .map(|r| r.as_str().expect("refused: a message").to_string());
+            let a: Action = serde_json::from_value(serde_json::to_value(&m).unwrap())
+                .unwrap_or_else(|e| panic!("{raw}: {e}"));
+            match refused {
+                Some(message) => self.refuse(&a, &message),
+                None => self.play(&a),
+            }
+        }
+    }
+
+    fn replay(path: &std::path::Path) -> Replay {
+        let text = std::fs::read_to_string(path).unwrap();
+        let s: Scenario =
+            serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let catalog = Catalog::builtin();
+        let v = catalog
+            .resolve(&reference(&s.ruleset, &s.options))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut decks: Vec<Vec<Card>> = s.decks.iter().map(deck).collect();
+        if let Some(d) = &s.deck {
+            decks.insert(0, deck(d));
+        }
+        let target = s.target.unwrap_or(v.ruleset.match_rules.default_target);
+        v.check_target(target).unwrap();
+        let started = new_game(
+            &v.ruleset,
+            v.hooks.as_ref(),
+            NewGame {
+                ruleset: v.reference.clone(),
+                seed: s.seed,
+                target: Some(target),
+                dealer: Some(s.dealer),
+                decks,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut game = Game {
+            v: &v,
+            tables: started.state.tables.len() > 1,
+            state: started.state,
+            events: Vec::new(),
+            log: Vec::new(),
+        };
+        game.record(started.events);
+        for a in &s.actions {
+            game.run(a);
+        }
+
+        let results: Vec<&HandResult> = game
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::HandOver(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        let e = &s.expect;
+        if let Some(outcome) = e.outcome {
+            assert_eq!(results.last().map(|r| r.outcome), Some(outcome), "outcome");
+        }
+        if let Some(points) = &e.points {
+            assert_eq!(results.last().map(|r| &r.points), Some(points), "points");
+        }
+        if let Some(hands) = &e.hands {
+            let got: Vec<ExpectHand> = results
+                .iter()
+                .map(|r| ExpectHand {
+                    outcome: r.outcome,
+                    winner: r.winner,
+                    points: r.points.clone(),
+                })
+                .collect();
+            assert_eq!(&got, hands, "hands");
+        }
+        if let Some(totals) = &e.totals {
+            assert_eq!(&game.state.scores().totals, totals, "totals");
+        }
+        if let Some(winners) = &e.winners {
+            assert_eq!(game.state.winners.as_ref(), Some(winners), "winners");
+        }
+        if let Some(dealers) = &e.dealers {
+            let got: Vec<Seat> = game
+                .events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Dealt { dealer, .. } => Some(*dealer),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(&got, dealers, "dealers");
+        }
+
+        Replay {
+            about: s.about.trim().to_string(),
+            ruleset: s.ruleset,
+            options: s.options,
+            target,
+            scores: game.state.scores(),
+            winners: game.state.winners.clone(),
+            log: game.log,
+        }
+    }
+
+    #[test]
+    fn scenarios() {
+        golden!({
+            insta::glob!("scenarios/*.yaml", |path| {
+                insta::assert_yaml_snapshot!("scenario", replay(path));
+            });
+        });
+    }
+}
