@@ -248,14 +248,12 @@ mod builtins {
     fn resolving_again_is_a_cached_lookup() {
         let catalog = Catalog::builtin();
         let r = reference("standard", &["oklahoma", "classic-bonuses"]);
-        let started = Instant::now();
         let a = catalog.resolve(&r).unwrap();
-        let first = started.elapsed();
-        let started = Instant::now();
         let b = catalog.resolve(&r).unwrap();
-        let again = started.elapsed();
-        assert!(Arc::ptr_eq(&a, &b));
-        assert!(again < first, "{again:?} vs {first:?}");
+        assert!(
+            Arc::ptr_eq(&a, &b),
+            "the second resolve returns the cached variant"
+        );
     }
 
     #[test]
