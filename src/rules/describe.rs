@@ -58,11 +58,21 @@ fn knocking(v: &Variant) -> String {
     }
 }
 
+/// A small count in words ("two"), as the rules are written.
+fn count_word(n: u8) -> String {
+    const WORDS: [&str; 11] = [
+        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    WORDS
+        .get(usize::from(n))
+        .map_or_else(|| n.to_string(), |w| (*w).to_string())
+}
+
 fn stock_cards(n: u8) -> String {
     match n {
         0 => "the stock is empty".into(),
         1 => "one card is left in the stock".into(),
-        n => format!("{n} cards are left in the stock"),
+        n => format!("{} cards are left in the stock", count_word(n)),
     }
 }
 
@@ -96,7 +106,7 @@ fn plural(n: u8, word: &str) -> String {
     if n == 1 {
         format!("one {word}")
     } else {
-        format!("{n} {word}s")
+        format!("{} {word}s", count_word(n))
     }
 }
 
@@ -130,7 +140,7 @@ fn lay_offs(v: &Variant) -> String {
     let r = &v.ruleset;
     let mut s = if can_knock(v) {
         let mut s = if r.lay_offs {
-            "After a knock the defender lays off cards onto the knocker's melds".to_string()
+            "After a knock the defender may lay off cards onto the knocker's melds".to_string()
         } else {
             "After a knock the defender may not lay off".to_string()
         };
@@ -229,7 +239,7 @@ fn other_options(v: &Variant) -> String {
     }
     for r in &v.refused_options {
         let reason = r.reason.trim().trim_end_matches('.');
-        parts.push(format!("Not with `{}`: {reason}.", r.id));
+        parts.push(format!("Not with `{}` ({reason}).", r.id));
     }
     parts.join(" ")
 }
@@ -350,7 +360,11 @@ fn values_text(r: &Ruleset) -> String {
 
 fn form(v: &Variant) -> String {
     let r = &v.ruleset;
-    let mut s = format!("{}, {} cards each", seats_word(r.seats), r.hand_size);
+    let mut s = format!(
+        "{}, {} cards each",
+        seats_word(r.seats),
+        count_word(r.hand_size)
+    );
     if let Some(h) = v.hook(HookPoint::Seating) {
         s.push_str(&format!(
             "; tables and who sits out are set by {}",
@@ -360,7 +374,12 @@ fn form(v: &Variant) -> String {
         s.push_str("; the dealer deals to the next two seats and sits the hand out");
     }
     s.push('.');
-    if r.upcard_offer {
+    let dealer_sits_out = r.seats > 2 && v.hook(HookPoint::Seating).is_none();
+    if r.upcard_offer && dealer_sits_out {
+        s.push_str(
+            " The upcard is offered to the seat after the dealer (the non-dealer's role), then to the other player (the dealer's role).",
+        );
+    } else if r.upcard_offer {
         s.push_str(" The upcard is offered to the non-dealer, then to the dealer.");
     } else {
         s.push_str(" No upcard offer: the non-dealer draws first.");
