@@ -33,6 +33,14 @@ fn reference(id: &str, options: &[String]) -> RulesetRef {
     }
 }
 
+/// One test, rules tables first: insta's `glob!` collects the failures of any snapshot assertion
+/// made while it runs, in whatever thread, so the two must not run at the same time.
+#[test]
+fn golden_snapshots() {
+    rules::every_ruleset_and_option_combination();
+    scenarios::replay_all();
+}
+
 mod rules {
     use super::*;
 
@@ -76,8 +84,7 @@ mod rules {
         n
     }
 
-    #[test]
-    fn every_ruleset_and_option_combination() {
+    pub fn every_ruleset_and_option_combination() {
         let catalog = Catalog::builtin();
         let mut refused = Vec::new();
         let mut count = 0;
@@ -557,7 +564,21 @@ mod scenarios {
         }
     }
 
-    fn replay(path: &std::path::Path) -> Replay {
+    /// Notes a mismatch between what a fixture expects and what came of it.
+    fn check<T: PartialEq + std::fmt::Debug>(
+        failed: &mut Vec<String>,
+        what: &str,
+        got: T,
+        want: T,
+    ) {
+        if got != want {
+            failed.push(format!("{what}: got {got:?}, expected {want:?}"));
+        }
+    }
+
+    /// The replay, and what did not come out as the fixture expects (checked after the
+    /// snapshot, so that a change shows its diff first).
+    fn replay(path: &std::path::Path) -> (Replay, Vec<String>) {
         let text = std::fs::read_to_string(path).unwrap();
         let s: Scenario =
             serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -604,11 +625,22 @@ mod scenarios {
             })
             .collect();
         let e = &s.expect;
+        let mut failed = Vec::new();
         if let Some(outcome) = e.outcome {
-            assert_eq!(results.last().map(|r| r.outcome), Some(outcome), "outcome");
+            check(
+                &mut failed,
+                "outcome",
+                results.last().map(|r| r.outcome),
+                Some(outcome),
+            );
         }
         if let Some(points) = &e.points {
-            assert_eq!(results.last().map(|r| &r.points), Some(points), "points");
+            check(
+                &mut failed,
+                "points",
+                results.last().map(|r| &r.points),
+                Some(points),
+            );
         }
         if let Some(hands) = &e.hands {
             let got: Vec<ExpectHand> = results
@@ -619,13 +651,18 @@ mod scenarios {
                     points: r.points.clone(),
                 })
                 .collect();
-            assert_eq!(&got, hands, "hands");
+            check(&mut failed, "hands", &got, hands);
         }
         if let Some(totals) = &e.totals {
-            assert_eq!(&game.state.scores().totals, totals, "totals");
+            check(&mut failed, "totals", &game.state.scores().totals, totals);
         }
         if let Some(winners) = &e.winners {
-            assert_eq!(game.state.winners.as_ref(), Some(winners), "winners");
+            check(
+                &mut failed,
+                "winners",
+                game.state.winners.as_ref(),
+                Some(winners),
+            );
         }
         if let Some(dealers) = &e.dealers {
             let got: Vec<Seat> = game
@@ -636,10 +673,10 @@ mod scenarios {
                     _ => None,
                 })
                 .collect();
-            assert_eq!(&got, dealers, "dealers");
+            check(&mut failed, "dealers", &got, dealers);
         }
 
-        Replay {
+        let replay = Replay {
             about: s.about.trim().to_string(),
             ruleset: s.ruleset,
             options: s.options,
@@ -647,14 +684,21 @@ mod scenarios {
             scores: game.state.scores(),
             winners: game.state.winners.clone(),
             log: game.log,
-        }
+        };
+        (replay, failed)
     }
 
-    #[test]
-    fn scenarios() {
+    pub fn replay_all() {
         golden!({
             insta::glob!("scenarios/*.yaml", |path| {
-                insta::assert_yaml_snapshot!("scenario", replay(path));
+                let (replay, failed) = replay(path);
+                insta::assert_yaml_snapshot!("scenario", replay);
+                assert!(
+                    failed.is_empty(),
+                    "{}: not as expected:\n{}",
+                    path.display(),
+                    failed.join("\n")
+                );
             });
         });
     }
