@@ -368,7 +368,6 @@ fn every_form_finishes_and_its_scores_add_up() {
         ("three-player", vec![], Target::Points(100)),
         ("four-player", vec![], Target::Points(125)),
         ("four-player", vec!["tournament"], Target::Points(125)),
-        ("four-player", vec!["classic-bonuses"], Target::Points(125)),
     ] {
         let v = variant(id, &options);
         let summary = simulate(
