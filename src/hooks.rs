@@ -88,29 +88,8 @@ pub trait Hooks: Send + Sync {
     }
 }
 
-/// How a hand at one table ended, as hooks see it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HandOutcome {
-    Gin,
-    BigGin,
-    Knock,
-    Undercut,
-    Dead,
-}
-
-impl HandOutcome {
-    /// The word a script sees: `"gin"`, `"big_gin"`, `"knock"`, `"undercut"`, `"dead"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HandOutcome::Gin => "gin",
-            HandOutcome::BigGin => "big_gin",
-            HandOutcome::Knock => "knock",
-            HandOutcome::Undercut => "undercut",
-            HandOutcome::Dead => "dead",
-        }
-    }
-}
+/// How a hand at one table ended, as hooks see it: the engine's own outcome.
+pub use crate::engine::Outcome as HandOutcome;
 
 /// Who plays at one table for a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

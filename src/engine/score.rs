@@ -3,8 +3,7 @@
 use std::sync::Arc;
 
 use crate::hooks::{
-    DealerInfo, GameScore, HandOutcome, HookError, Hooks, RecordInfo, TableResult, TableSeating,
-    check_entries,
+    DealerInfo, GameScore, HookError, Hooks, RecordInfo, TableResult, TableSeating, check_entries,
 };
 use crate::melds::{Arrangement, LayOff};
 use crate::ruleset::{Ruleset, Seat, Target};
@@ -84,13 +83,7 @@ fn finished(state: &State) -> Vec<TableResult> {
                     dealer: t.dealer,
                     players: t.seats,
                 },
-                outcome: match result.outcome {
-                    Outcome::Gin => HandOutcome::Gin,
-                    Outcome::BigGin => HandOutcome::BigGin,
-                    Outcome::Knock => HandOutcome::Knock,
-                    Outcome::Undercut => HandOutcome::Undercut,
-                    Outcome::Dead => HandOutcome::Dead,
-                },
+                outcome: result.outcome,
                 winner: result.winner,
                 points: result
                     .winner

@@ -154,6 +154,19 @@ pub enum Outcome {
     Dead,
 }
 
+impl Outcome {
+    /// The word a script sees: `"gin"`, `"big_gin"`, `"knock"`, `"undercut"`, `"dead"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Gin => "gin",
+            Outcome::BigGin => "big_gin",
+            Outcome::Knock => "knock",
+            Outcome::Undercut => "undercut",
+            Outcome::Dead => "dead",
+        }
+    }
+}
+
 /// The result of one hand at one table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct HandResult {
