@@ -5,7 +5,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gin_rules::bot;
-use gin_rules::engine::{NewGame, legal_actions, new_game, step};
+use gin_rules::engine::{Action, Event};
+use gin_rules::engine::{NewGame, apply, legal_actions, legal_actions_into, new_game, step};
 use gin_rules::hooks::NoHooks;
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
 use rand::{RngExt, SeedableRng};
@@ -36,6 +37,36 @@ fn random_hand(rules: &Ruleset, seed: u64, rng: &mut ChaCha8Rng) -> usize {
         match step(rules, &NoHooks, &state, a) {
             Ok(next) => state = next.state,
             Err(_) => return steps,
+        }
+        steps += 1;
+    }
+}
+
+/// The same play through `apply` and `legal_actions_into`: one state changed in place and two
+/// reused buffers, as a simulation runs it.
+fn random_hand_in_place(
+    rules: &Ruleset,
+    seed: u64,
+    rng: &mut ChaCha8Rng,
+    legal: &mut Vec<Action>,
+    events: &mut Vec<Event>,
+) -> usize {
+    let mut game = NewGame::seeded(reference(), seed);
+    game.target = Some(Target::SingleHand);
+    let Ok(dealt) = new_game(rules, &NoHooks, game) else {
+        return 0;
+    };
+    let mut state = dealt.state;
+    let mut steps = 0;
+    loop {
+        legal_actions_into(rules, &state, legal);
+        if legal.is_empty() {
+            return steps;
+        }
+        let a = &legal[rng.random_range(0..legal.len())];
+        events.clear();
+        if apply(rules, &NoHooks, &mut state, a, events).is_err() {
+            return steps;
         }
         steps += 1;
     }
@@ -72,6 +103,19 @@ fn hands(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             black_box(random_hand(&rules, seed, &mut rng))
+        })
+    });
+    let (mut legal, mut events) = (Vec::new(), Vec::new());
+    g.bench_function("random legal play in place", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(random_hand_in_place(
+                &rules,
+                seed,
+                &mut rng,
+                &mut legal,
+                &mut events,
+            ))
         })
     });
     g.bench_function("bot play", |b| {

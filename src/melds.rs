@@ -573,6 +573,85 @@ pub fn analyze_discards(rules: &MeldRules, hand: CardSet) -> DiscardAnalysis {
     }
 }
 
+/// What an 11-card hand can go out with: the discards that leave at most `limit` deadwood, those
+/// that leave none, and whether all eleven cards meld.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GoingOut {
+    pub within: CardSet,
+    pub gin: CardSet,
+    pub big_gin: bool,
+}
+
+/// Every card of `hand` that belongs to some meld inside `hand`.
+fn meldable(rules: &MeldRules, hand: u64) -> u64 {
+    let lanes = lanes(hand);
+    let mut out = 0u64;
+    let set_lo = u32::from(rules.set_min).max(1);
+    if set_lo <= u32::from(rules.set_max).min(4) {
+        let ranks = u64::from(count_at_least(set_lo, lanes));
+        out |= ranks * RANK_BITS;
+    }
+    let run_lo = u32::from(rules.run_min).max(1);
+    if run_lo <= 13 {
+        let shape = Shape::of(rules);
+        for (s, &lane) in lanes.iter().enumerate() {
+            let e = match shape {
+                Shape::Low => lane,
+                Shape::High => ace_above_king(lane),
+                Shape::Both => lane | ((lane & 1) << 13),
+                Shape::Wrap => lane | (lane << 13),
+            };
+            let mut starts = e;
+            for _ in 1..run_lo {
+                starts &= starts >> 1;
+            }
+            let mut covered = starts;
+            for _ in 1..run_lo {
+                covered |= covered << 1;
+            }
+            let cards = match shape {
+                Shape::Low => covered,
+                Shape::High => (covered << 1) | (covered >> 12),
+                Shape::Both | Shape::Wrap => covered | (covered >> 13),
+            } & LANE;
+            out |= u64::from(cards) << (16 * s);
+        }
+    }
+    out & hand
+}
+
+/// [`GoingOut`] for `hand`: exact. A hand whose never-meldable cards are worth more than `limit`
+/// after its highest one is discarded cannot go out, which settles most hands without a search.
+pub fn going_out(rules: &MeldRules, hand: CardSet, limit: u32) -> GoingOut {
+    let h = hand.0 & CardSet::FULL.0;
+    let mut never = h & !meldable(rules, h);
+    let mut floor = 0;
+    let mut highest = 0;
+    while never != 0 {
+        let v = value_of(rules, never & never.wrapping_neg());
+        never &= never - 1;
+        floor += v;
+        highest = highest.max(v);
+    }
+    if floor - highest > limit {
+        return GoingOut::default();
+    }
+    let analysis = analyze_discards(rules, hand);
+    let mut out = GoingOut {
+        big_gin: analysis.big_gin,
+        ..GoingOut::default()
+    };
+    for (card, deadwood) in analysis.after_discard {
+        if deadwood <= limit {
+            out.within.insert(card);
+        }
+        if deadwood == 0 {
+            out.gin.insert(card);
+        }
+    }
+    out
+}
+
 /// A player-supplied arrangement: each meld must be a real meld, melds disjoint, all cards from `hand`;
 /// the hand's other cards are unmelded.
 pub fn check_arrangement(
@@ -780,6 +859,28 @@ mod tests {
 
     fn cards(s: &str) -> Vec<Card> {
         parse_cards(s).unwrap()
+    }
+
+    proptest! {
+        #[test]
+        fn meldable_cards_are_those_of_the_candidate_melds(
+            bits in any::<u64>(),
+            ace in 0..3u8,
+            wrap: bool,
+            run_min in 2..5u8,
+            set_min in 2..5u8,
+        ) {
+            let rules = MeldRules {
+                ace: [AceRank::Low, AceRank::High, AceRank::Both][usize::from(ace)],
+                wrap,
+                run_min,
+                set_min,
+                ..MeldRules::standard()
+            };
+            let hand = bits & CardSet::FULL.0;
+            let via_candidates = with_candidates(&rules, hand, |ms, _| ms.iter().fold(0, |a, m| a | m));
+            prop_assert_eq!(meldable(&rules, hand), via_candidates & hand);
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use gin_rules::cards::{Card, CardSet, parse_cards, set};
 use gin_rules::engine::{
     Action, ActionKind, Event, IllegalAction, LayOffCard, NewGame, Outcome, Phase, Source, State,
-    StepError, legal_actions, new_game, step, validate,
+    StepError, apply, legal_actions, new_game, step, validate,
 };
 use gin_rules::hooks::NoHooks;
 use gin_rules::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
@@ -597,4 +597,36 @@ fn seeded_games_are_reproducible() {
     };
     assert_eq!(play(5), play(5));
     assert_ne!(play(5), play(6));
+}
+
+/// Hooks whose `record_result` fails, as a broken script would.
+struct FailingRecord;
+
+impl gin_rules::hooks::Hooks for FailingRecord {
+    fn record_result(
+        &self,
+        _: &gin_rules::hooks::RecordInfo,
+    ) -> Result<Vec<gin_rules::hooks::ScoreEntry>, gin_rules::hooks::HookError> {
+        Err(gin_rules::hooks::HookError {
+            hook: "record_result".into(),
+            message: "broken".into(),
+        })
+    }
+}
+
+#[test]
+fn a_failing_hook_at_the_end_of_a_hand_changes_nothing_in_place() {
+    let rules = Ruleset::standard();
+    let state = pass_pass_draw(&start(deck(GIN, LOOSE, "6C", "5H")));
+    let gin_out = Action::new(1, gin(Some("5H")));
+    let mut in_place = state.clone();
+    let mut events = Vec::new();
+    let refused = apply(&rules, &FailingRecord, &mut in_place, &gin_out, &mut events);
+    assert!(matches!(refused, Err(StepError::Hook(_))), "{refused:?}");
+    assert_eq!(in_place, state);
+    assert!(events.is_empty());
+    assert!(step(&rules, &FailingRecord, &state, &gin_out).is_err());
+    apply(&rules, &NoHooks, &mut in_place, &gin_out, &mut events).unwrap();
+    assert!(matches!(events[0], Event::WentGin { .. }));
+    assert!(matches!(in_place.tables[0].phase, Phase::Over { .. }));
 }

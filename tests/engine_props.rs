@@ -3,8 +3,8 @@
 
 use gin_rules::cards::Card;
 use gin_rules::engine::{
-    Action, ActionKind, NewGame, Phase, Source, State, StepError, legal_actions, new_game, step,
-    validate,
+    Action, ActionKind, Event, NewGame, Phase, Source, State, StepError, Stepped, apply,
+    legal_actions, new_game, step, validate,
 };
 use gin_rules::hooks::NoHooks;
 use gin_rules::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
@@ -88,6 +88,27 @@ fn in_lay_off(state: &State) -> bool {
         .any(|t| matches!(t.phase, Phase::LayOff { .. }))
 }
 
+/// `apply` does in place what `step` does, and on a refusal changes neither state nor events.
+fn same_in_place(rules: &Ruleset, state: &State, a: &Action, stepped: &Result<Stepped, StepError>) {
+    let earlier = Event::Passed { table: 0, seat: 0 };
+    let mut in_place = state.clone();
+    let mut events = vec![earlier.clone()];
+    let applied = apply(rules, &NoHooks, &mut in_place, a, &mut events);
+    match stepped {
+        Ok(next) => {
+            assert!(applied.is_ok(), "{a:?}");
+            assert_eq!(in_place, next.state, "{a:?}");
+            assert_eq!(events[0], earlier);
+            assert_eq!(events[1..], next.events[..], "{a:?}");
+        }
+        Err(e) => {
+            assert_eq!(applied.err().map(|e| e.to_string()), Some(e.to_string()));
+            assert_eq!(&in_place, state, "{a:?}");
+            assert_eq!(events, vec![earlier]);
+        }
+    }
+}
+
 /// Plays one game of random legal moves, checking every property at every step.
 fn random_game(rules: &Ruleset, seed: u64, target: Target, check_refusals: bool) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -107,7 +128,9 @@ fn random_game(rules: &Ruleset, seed: u64, target: Target, check_refusals: bool)
         assert!(!legal.is_empty(), "no legal action in {state:?}");
         if check_refusals && !in_lay_off(&state) {
             for a in candidates(&state) {
-                let accepted = step(rules, &NoHooks, &state, &a).is_ok();
+                let stepped = step(rules, &NoHooks, &state, &a);
+                same_in_place(rules, &state, &a, &stepped);
+                let accepted = stepped.is_ok();
                 assert_eq!(
                     accepted,
                     legal.contains(&a),

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use gin_rules::cards::{Card, CardSet};
 use gin_rules::melds::{
-    analyze_discards, apply_lay_offs, best_arrangement, best_lay_off, least_deadwood,
+    analyze_discards, apply_lay_offs, best_arrangement, best_lay_off, going_out, least_deadwood,
 };
 use gin_rules::ruleset::MeldRules;
 
@@ -56,6 +56,14 @@ fn cross_check(rules: &MeldRules, seed: u64, count: usize) {
             }
             assert_eq!(a.best, a.after_discard.iter().map(|x| x.1).min().unwrap());
             assert_eq!(a.big_gin, bf_all_meld(rules, &hand), "{hand:?}");
+            for limit in [0, 5, 10, 25] {
+                let out = going_out(rules, set, limit);
+                for &(card, dw) in &a.after_discard {
+                    assert_eq!(out.within.contains(card), dw <= limit, "{card} {hand:?}");
+                    assert_eq!(out.gin.contains(card), dw == 0, "{card} {hand:?}");
+                }
+                assert_eq!(out.big_gin, a.big_gin, "{hand:?}");
+            }
         }
     }
 }

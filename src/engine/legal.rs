@@ -1,6 +1,8 @@
 //! `legal_actions`: every action the engine accepts now (for the lay-off, the empty one and the best).
 
+use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::melds;
+use crate::ruleset::Seat;
 use crate::ruleset::{Ruleset, StockEnd};
 
 use super::action::{Action, ActionKind, LayOffCard, Source};
@@ -9,19 +11,25 @@ use super::step::{best_lay_off_action, can_go_out_with};
 
 pub fn legal_actions(rules: &Ruleset, state: &State) -> Vec<Action> {
     let mut out = Vec::new();
+    legal_actions_into(rules, state, &mut out);
+    out
+}
+
+/// [`legal_actions`] into a buffer the caller reuses (cleared first).
+pub fn legal_actions_into(rules: &Ruleset, state: &State, out: &mut Vec<Action>) {
+    out.clear();
     if state.is_over() {
-        return out;
+        return;
     }
     if state.is_between_hands() {
         for seat in 0..state.seats() as u8 {
             out.push(Action::new(seat, ActionKind::NextHand));
         }
-        return out;
+        return;
     }
     for table in &state.tables {
-        table_actions(rules, table, &mut out);
+        table_actions(rules, table, out);
     }
-    out
 }
 
 fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
@@ -75,37 +83,32 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
             taken, must_go_out, ..
         } => {
             let hand = table.hands[r];
-            let analysis = melds::analyze_discards(&rules.melds, hand);
-            out.reserve(2 * analysis.after_discard.len() + 1);
-            for &(card, deadwood) in &analysis.after_discard {
-                if Some(card) == *taken && !rules.discard_taken_card {
-                    continue;
-                }
-                if !must_go_out {
-                    push(out, ActionKind::Discard { card });
-                }
-                if let Some(limit) = table.knock_limit
-                    && deadwood <= u32::from(limit)
-                {
-                    push(
-                        out,
-                        ActionKind::Knock {
-                            discard: card,
-                            melds: None,
-                        },
-                    );
-                }
-                if deadwood == 0 {
-                    push(
-                        out,
-                        ActionKind::Gin {
-                            discard: Some(card),
-                            melds: None,
-                        },
-                    );
-                }
+            let limit = table.knock_limit.map_or(0, u32::from);
+            let out_with = melds::going_out(&rules.melds, hand, limit);
+            let mut discardable = hand;
+            if let Some(card) = taken
+                && !rules.discard_taken_card
+            {
+                discardable.remove(*card);
             }
-            if analysis.big_gin && rules.big_gin_bonus.is_some() {
+            let knocks = match table.knock_limit {
+                Some(_) => out_with.within.intersect(discardable),
+                None => CardSet::EMPTY,
+            };
+            let gins = out_with.gin.intersect(discardable);
+            out.reserve((discardable.len() + knocks.len() + gins.len()) as usize + 1);
+            if !must_go_out {
+                push_per_card(out, seat, discardable, |card| ActionKind::Discard { card });
+            }
+            push_per_card(out, seat, knocks, |discard| ActionKind::Knock {
+                discard,
+                melds: None,
+            });
+            push_per_card(out, seat, gins, |card| ActionKind::Gin {
+                discard: Some(card),
+                melds: None,
+            });
+            if out_with.big_gin && rules.big_gin_bonus.is_some() {
                 push(
                     out,
                     ActionKind::Gin {
@@ -129,4 +132,22 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
         }
         Phase::Over { .. } => {}
     }
+}
+
+/// One action per card. Built from a slice so that `extend` knows the count and writes each
+/// action in place; pushing freshly built actions one by one stalls on store forwarding, and this
+/// runs for every discard of every turn.
+fn push_per_card(
+    out: &mut Vec<Action>,
+    seat: Seat,
+    cards: CardSet,
+    kind: impl Fn(Card) -> ActionKind,
+) {
+    let mut list = [Card::new(Rank::Ace, Suit::Clubs); 52];
+    let mut n = 0;
+    for (slot, card) in list.iter_mut().zip(cards) {
+        *slot = card;
+        n += 1;
+    }
+    out.extend(list[..n].iter().map(|&card| Action::new(seat, kind(card))));
 }

@@ -20,11 +20,11 @@ pub use deal::{check_deck, cut_for_dealer, seating, shuffled_deck};
 pub use error::{DealError, IllegalAction, StepError};
 pub use event::Event;
 pub use game::{NewGame, new_game};
-pub use legal::legal_actions;
+pub use legal::{legal_actions, legal_actions_into};
 pub use pile::Pile;
 pub use state::{
     GameBonus, HandResult, Knock, MatchRecord, Outcome, Phase, STATE_VERSION, Scores, State, Table,
 };
-pub use step::{Stepped, step};
+pub use step::{Stepped, apply, step};
 pub use validate::{InvalidState, validate};
 pub use view::{KnockView, PlayerView, SeatView, view, views};

@@ -26,6 +26,24 @@ pub fn step(
     state: &State,
     action: &Action,
 ) -> Result<Stepped, StepError> {
+    let mut next = state.clone();
+    let mut events = Vec::with_capacity(3);
+    apply(rules, hooks, &mut next, action, &mut events)?;
+    Ok(Stepped {
+        state: next,
+        events,
+    })
+}
+
+/// [`step`] in place, for simulations that need no copy of each state: applies `action` to
+/// `state` and appends what happened to `events`. On error neither is changed.
+pub fn apply(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    state: &mut State,
+    action: &Action,
+    events: &mut Vec<Event>,
+) -> Result<(), StepError> {
     if state.is_over() {
         return Err(IllegalAction::MatchOver.into());
     }
@@ -37,7 +55,7 @@ pub fn step(
         if !state.is_between_hands() {
             return Err(IllegalAction::HandNotOver.into());
         }
-        return next_hand(rules, hooks, state);
+        return next_hand(rules, hooks, state, events);
     }
     if state.is_between_hands() {
         return Err(IllegalAction::HandIsOver.into());
@@ -52,34 +70,47 @@ pub fn step(
         }
         .into());
     }
-    let mut next = state.clone();
-    let mut events = Vec::with_capacity(3);
-    let table_index = t as u8;
     let ctx = TableCtx {
         rules,
         seed: state.seed,
         deal: state.deal_number,
-        table_index,
+        table_index: t as u8,
     };
-    play(&ctx, &mut next.tables[t], seat, &action.kind, &mut events)?;
-    if next.is_between_hands() {
-        score::record_deal(rules, hooks, &mut next, &mut events)?;
+    let mark = events.len();
+    let mut table = state.tables[t].clone();
+    if let Err(e) = play(&ctx, &mut table, seat, &action.kind, events) {
+        events.truncate(mark);
+        return Err(e.into());
     }
-    Ok(Stepped {
-        state: next,
-        events,
-    })
+    let before = std::mem::replace(&mut state.tables[t], table);
+    if state.is_between_hands()
+        && let Err(e) = score::record_deal(rules, hooks, state, events)
+    {
+        state.tables[t] = before;
+        events.truncate(mark);
+        return Err(e.into());
+    }
+    Ok(())
 }
 
-fn next_hand(rules: &Ruleset, hooks: &dyn Hooks, state: &State) -> Result<Stepped, StepError> {
+fn next_hand(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    state: &mut State,
+    events: &mut Vec<Event>,
+) -> Result<(), StepError> {
     let dealer = score::next_dealer(rules, hooks, state)?;
-    let mut next = state.clone();
-    next.deal_number += 1;
-    let events = deal::deal_all(rules, hooks, &mut next, dealer, &[])?;
-    Ok(Stepped {
-        state: next,
-        events,
-    })
+    state.deal_number += 1;
+    match deal::deal_all(rules, hooks, state, dealer, &[]) {
+        Ok(dealt) => {
+            events.extend(dealt);
+            Ok(())
+        }
+        Err(e) => {
+            state.deal_number -= 1;
+            Err(e.into())
+        }
+    }
 }
 
 pub(crate) struct TableCtx<'a> {
@@ -366,16 +397,16 @@ pub(crate) fn can_go_out_with(
     hand: CardSet,
     card: Card,
 ) -> bool {
-    let eleven = hand.with(card);
-    let analysis = melds::analyze_discards(&rules.melds, eleven);
-    if analysis.big_gin && rules.big_gin_bonus.is_some() {
+    let limit = knock_limit.map_or(0, u32::from);
+    let out = melds::going_out(&rules.melds, hand.with(card), limit);
+    if out.big_gin && rules.big_gin_bonus.is_some() {
         return true;
     }
-    let limit = knock_limit.map_or(0, u32::from);
-    analysis
-        .after_discard
-        .iter()
-        .any(|&(c, dw)| (c != card || rules.discard_taken_card) && dw <= limit)
+    let mut within = out.within;
+    if !rules.discard_taken_card {
+        within.remove(card);
+    }
+    !within.is_empty()
 }
 
 pub(crate) fn show(rules: &Ruleset, melds: &[CardSet]) -> Vec<Vec<Card>> {
