@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use crate::bot;
-use crate::engine::{Event, NewGame, Outcome, State, new_game, step};
+use crate::engine::{Event, NewGame, Outcome, State, apply, new_game};
 use crate::hooks::Hooks;
 use crate::rules::Catalog;
 use crate::ruleset::{Ruleset, RulesetRef, Target};
@@ -84,6 +84,7 @@ pub fn simulate(
         ..Summary::default()
     };
     let mut points: i64 = 0;
+    let mut events = Vec::new();
     for g in 0..games {
         let mut game = NewGame::seeded(reference.clone(), seed.wrapping_add(g));
         game.target = Some(target.unwrap_or(Target::SingleHand));
@@ -95,14 +96,15 @@ pub fn simulate(
             let Some(action) = bot::choose(rules, &state, seat) else {
                 anyhow::bail!("seat {seat} is to act but has no legal action");
             };
-            let next = step(rules, hooks, &state, &action)?;
+            events.clear();
+            apply(rules, hooks, &mut state, &action, &mut events)?;
             s.steps += 1;
             hand_steps += 1;
             if hand_steps > MAX_HAND_STEPS {
                 s.stalled += 1;
                 break;
             }
-            for e in &next.events {
+            for e in &events {
                 match e {
                     Event::HandOver(r) => {
                         hand_steps = 0;
@@ -140,7 +142,6 @@ pub fn simulate(
                     _ => {}
                 }
             }
-            state = next.state;
         }
         for (g, game) in state.record.games.iter().enumerate() {
             for (side, &points) in game.points.iter().enumerate() {

@@ -26,9 +26,25 @@ pub fn step(
     state: &State,
     action: &Action,
 ) -> Result<Stepped, StepError> {
+    let turn = whose_turn(state, action)?;
     let mut next = state.clone();
     let mut events = Vec::with_capacity(3);
-    apply(rules, hooks, &mut next, action, &mut events)?;
+    match turn {
+        Turn::NextHand => next_hand(rules, hooks, &mut next, &mut events)?,
+        Turn::Table(t) => {
+            let ctx = TableCtx::new(rules, &next, t);
+            play(
+                &ctx,
+                &mut next.tables[t],
+                action.seat,
+                &action.kind,
+                &mut events,
+            )?;
+            if next.is_between_hands() {
+                score::record_deal(rules, hooks, &mut next, &mut events)?;
+            }
+        }
+    }
     Ok(Stepped {
         state: next,
         events,
@@ -44,41 +60,14 @@ pub fn apply(
     action: &Action,
     events: &mut Vec<Event>,
 ) -> Result<(), StepError> {
-    if state.is_over() {
-        return Err(IllegalAction::MatchOver.into());
-    }
-    let seat = action.seat;
-    if usize::from(seat) >= state.seats() {
-        return Err(IllegalAction::NoSuchSeat(seat).into());
-    }
-    if let ActionKind::NextHand = action.kind {
-        if !state.is_between_hands() {
-            return Err(IllegalAction::HandNotOver.into());
-        }
-        return next_hand(rules, hooks, state, events);
-    }
-    if state.is_between_hands() {
-        return Err(IllegalAction::HandIsOver.into());
-    }
-    let Some(t) = state.table_of(seat) else {
-        return Err(IllegalAction::SittingOut(seat).into());
+    let t = match whose_turn(state, action)? {
+        Turn::NextHand => return next_hand(rules, hooks, state, events),
+        Turn::Table(t) => t,
     };
-    if state.tables[t].to_act() != Some(seat) {
-        return Err(IllegalAction::NotYourTurn {
-            seat,
-            waiting: state.to_act(),
-        }
-        .into());
-    }
-    let ctx = TableCtx {
-        rules,
-        seed: state.seed,
-        deal: state.deal_number,
-        table_index: t as u8,
-    };
+    let ctx = TableCtx::new(rules, state, t);
     let mark = events.len();
     let mut table = state.tables[t].clone();
-    if let Err(e) = play(&ctx, &mut table, seat, &action.kind, events) {
+    if let Err(e) = play(&ctx, &mut table, action.seat, &action.kind, events) {
         events.truncate(mark);
         return Err(e.into());
     }
@@ -91,6 +80,41 @@ pub fn apply(
         return Err(e.into());
     }
     Ok(())
+}
+
+/// What an action is about: the next deal, or a turn at table `t`.
+enum Turn {
+    NextHand,
+    Table(usize),
+}
+
+fn whose_turn(state: &State, action: &Action) -> Result<Turn, IllegalAction> {
+    if state.is_over() {
+        return Err(IllegalAction::MatchOver);
+    }
+    let seat = action.seat;
+    if usize::from(seat) >= state.seats() {
+        return Err(IllegalAction::NoSuchSeat(seat));
+    }
+    if let ActionKind::NextHand = action.kind {
+        if !state.is_between_hands() {
+            return Err(IllegalAction::HandNotOver);
+        }
+        return Ok(Turn::NextHand);
+    }
+    if state.is_between_hands() {
+        return Err(IllegalAction::HandIsOver);
+    }
+    let Some(t) = state.table_of(seat) else {
+        return Err(IllegalAction::SittingOut(seat));
+    };
+    if state.tables[t].to_act() != Some(seat) {
+        return Err(IllegalAction::NotYourTurn {
+            seat,
+            waiting: state.to_act(),
+        });
+    }
+    Ok(Turn::Table(t))
 }
 
 fn next_hand(
@@ -118,6 +142,17 @@ pub(crate) struct TableCtx<'a> {
     pub seed: u64,
     pub deal: u32,
     pub table_index: u8,
+}
+
+impl TableCtx<'_> {
+    fn new<'a>(rules: &'a Ruleset, state: &State, t: usize) -> TableCtx<'a> {
+        TableCtx {
+            rules,
+            seed: state.seed,
+            deal: state.deal_number,
+            table_index: t as u8,
+        }
+    }
 }
 
 fn play(
