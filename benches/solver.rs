@@ -2,7 +2,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gin_rules::cards::{CardSet, set};
-use gin_rules::melds::{analyze_discards, best_arrangement, best_lay_off, least_deadwood};
+use gin_rules::melds::{
+    analyze_discards, best_arrangement, best_lay_off, going_out, least_deadwood,
+};
 use gin_rules::ruleset::MeldRules;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -66,6 +68,22 @@ fn solver(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % HANDS;
             analyze_discards(&rules, black_box(meldy[i]))
+        })
+    });
+    g.finish();
+
+    // What legal_actions asks on every discard turn: which discards knock (limit 10) or go gin.
+    let mut g = c.benchmark_group("going_out");
+    g.bench_function("random 11 cards", |b| {
+        b.iter(|| {
+            i = (i + 1) % HANDS;
+            going_out(&rules, black_box(eleven[i]), 10)
+        })
+    });
+    g.bench_function("meld-dense 11 cards", |b| {
+        b.iter(|| {
+            i = (i + 1) % HANDS;
+            going_out(&rules, black_box(meldy[i]), 10)
         })
     });
     g.finish();
