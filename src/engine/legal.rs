@@ -2,8 +2,7 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::melds;
-use crate::ruleset::Seat;
-use crate::ruleset::{Ruleset, StockEnd};
+use crate::ruleset::{Ruleset, Seat, StockEnd};
 
 use super::action::{Action, ActionKind, LayOffCard, Source};
 use super::state::{Phase, State, Table};
