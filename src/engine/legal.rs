@@ -9,7 +9,7 @@ use super::state::{Phase, State, Table};
 use super::step::{best_lay_off_action, can_go_out_with};
 
 pub fn legal_actions(rules: &Ruleset, state: &State) -> Vec<Action> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(16);
     legal_actions_into(rules, state, &mut out);
     out
 }
@@ -48,22 +48,15 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
             let reserve = usize::from(rules.stock_reserve);
             let can_reshuffle = rules.stock_end == StockEnd::Reshuffle
                 && table.stock.len() + table.discard.len().saturating_sub(1) > reserve;
-            if table.stock.len() > reserve || can_reshuffle {
-                push(
-                    out,
-                    ActionKind::Draw {
-                        from: Source::Stock,
-                    },
-                );
-            }
-            if !stock_only && !table.discard.is_empty() {
-                push(
-                    out,
-                    ActionKind::Draw {
-                        from: Source::Discard,
-                    },
-                );
-            }
+            let stock = table.stock.len() > reserve || can_reshuffle;
+            let discard = !stock_only && !table.discard.is_empty();
+            let sources: &[Source] = match (stock, discard) {
+                (true, true) => &[Source::Stock, Source::Discard],
+                (true, false) => &[Source::Stock],
+                (false, true) => &[Source::Discard],
+                (false, false) => &[],
+            };
+            push_each(out, seat, sources, |from| ActionKind::Draw { from });
         }
         Phase::LastDiscard { .. } => {
             if let Some(card) = table.discard.top()
@@ -133,9 +126,18 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
     }
 }
 
-/// One action per card. Built from a slice so that `extend` knows the count and writes each
-/// action in place; pushing freshly built actions one by one stalls on store forwarding, and this
-/// runs for every discard of every turn.
+/// One action per item. `extend` over a slice knows the count and writes each action in place;
+/// pushing freshly built actions one by one stalls on store forwarding, and this runs every turn.
+fn push_each<T: Copy>(
+    out: &mut Vec<Action>,
+    seat: Seat,
+    items: &[T],
+    kind: impl Fn(T) -> ActionKind,
+) {
+    out.extend(items.iter().map(|&x| Action::new(seat, kind(x))));
+}
+
+/// One action per card, as [`push_each`].
 fn push_per_card(
     out: &mut Vec<Action>,
     seat: Seat,
@@ -148,5 +150,5 @@ fn push_per_card(
         *slot = card;
         n += 1;
     }
-    out.extend(list[..n].iter().map(|&card| Action::new(seat, kind(card))));
+    push_each(out, seat, &list[..n], kind);
 }
