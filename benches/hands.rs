@@ -5,7 +5,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gin_rules::bot;
-use gin_rules::engine::{Action, Event};
+use gin_rules::engine::{Action, Event, State};
 use gin_rules::engine::{NewGame, apply, legal_actions, legal_actions_into, new_game, step};
 use gin_rules::hooks::NoHooks;
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
@@ -20,13 +20,19 @@ fn reference() -> RulesetRef {
     }
 }
 
-fn random_hand(rules: &Ruleset, seed: u64, rng: &mut ChaCha8Rng) -> usize {
+/// A one-hand game dealt from `seed`.
+fn deal(rules: &Ruleset, seed: u64) -> Option<State> {
     let mut game = NewGame::seeded(reference(), seed);
     game.target = Some(Target::SingleHand);
-    let Ok(dealt) = new_game(rules, &NoHooks, game) else {
+    new_game(rules, &NoHooks, game)
+        .ok()
+        .map(|dealt| dealt.state)
+}
+
+fn random_hand(rules: &Ruleset, seed: u64, rng: &mut ChaCha8Rng) -> usize {
+    let Some(mut state) = deal(rules, seed) else {
         return 0;
     };
-    let mut state = dealt.state;
     let mut steps = 0;
     loop {
         let legal = legal_actions(rules, &state);
@@ -51,12 +57,9 @@ fn random_hand_in_place(
     legal: &mut Vec<Action>,
     events: &mut Vec<Event>,
 ) -> usize {
-    let mut game = NewGame::seeded(reference(), seed);
-    game.target = Some(Target::SingleHand);
-    let Ok(dealt) = new_game(rules, &NoHooks, game) else {
+    let Some(mut state) = deal(rules, seed) else {
         return 0;
     };
-    let mut state = dealt.state;
     let mut steps = 0;
     loop {
         legal_actions_into(rules, &state, legal);
@@ -73,12 +76,9 @@ fn random_hand_in_place(
 }
 
 fn bot_hand(rules: &Ruleset, seed: u64) -> usize {
-    let mut game = NewGame::seeded(reference(), seed);
-    game.target = Some(Target::SingleHand);
-    let Ok(dealt) = new_game(rules, &NoHooks, game) else {
+    let Some(mut state) = deal(rules, seed) else {
         return 0;
     };
-    let mut state = dealt.state;
     let mut steps = 0;
     while let Some(&seat) = state.to_act().first() {
         let Some(a) = bot::choose(rules, &state, seat) else {
