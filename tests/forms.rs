@@ -1,7 +1,5 @@
 //! Match forms: Hollywood columns, three players, four players in partnership and tournament.
 
-use std::sync::Arc;
-
 use gin_rules::bot;
 use gin_rules::cards::Card;
 use gin_rules::cli::play::simulate;
@@ -12,18 +10,11 @@ use gin_rules::engine::{
 use gin_rules::hooks::{
     GameScore, HandOutcome, MatchLayout, RecordInfo, ScoreEntry, TableResult, TableSeating,
 };
-use gin_rules::rules::{Catalog, Variant};
-use gin_rules::ruleset::{RulesetRef, Target};
+use gin_rules::rules::Variant;
+use gin_rules::ruleset::Target;
 
-fn variant(id: &str, options: &[&str]) -> Arc<Variant> {
-    Catalog::builtin()
-        .resolve(&RulesetRef {
-            id: id.into(),
-            options: options.iter().map(|s| s.to_string()).collect(),
-            authored: None,
-        })
-        .unwrap()
-}
+mod variants;
+use variants::variant;
 
 fn start(v: &Variant, seed: u64, target: Target, dealer: Option<u8>) -> State {
     let game = NewGame {

@@ -9,13 +9,8 @@ use gin_rules::hooks::{DealInfo, HookError, Hooks};
 use gin_rules::rules::{Catalog, ResolveError, RulesetError, Variant};
 use gin_rules::ruleset::{AceRank, Ruleset, RulesetRef, Target};
 
-fn reference(id: &str, options: &[&str]) -> RulesetRef {
-    RulesetRef {
-        id: id.into(),
-        options: options.iter().map(|s| s.to_string()).collect(),
-        authored: None,
-    }
-}
+mod variants;
+use variants::{option_subsets, reference};
 
 fn resolve(id: &str, options: &[&str]) -> Result<Arc<Variant>, ResolveError> {
     Catalog::builtin().resolve(&reference(id, options))
@@ -200,13 +195,7 @@ mod builtins {
     /// Every subset of the offered options, in every order of two.
     fn combinations(options: &[String]) -> Vec<Vec<String>> {
         let mut out = Vec::new();
-        for mask in 0u32..(1 << options.len()) {
-            let set: Vec<String> = options
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| mask & (1 << i) != 0)
-                .map(|(_, o)| o.clone())
-                .collect();
+        for set in option_subsets(options) {
             if set.len() == 2 {
                 out.push(vec![set[1].clone(), set[0].clone()]);
             }

@@ -1,8 +1,6 @@
 //! Rulesets played by the engine: Oklahoma and Straight Gin with fixed decks, and bot hands under
 //! every built-in, every allowed option combination and the round-the-corner example.
 
-use std::sync::Arc;
-
 use gin_rules::cards::{Card, CardSet, parse_cards};
 use gin_rules::engine::{
     Action, ActionKind, Event, IllegalAction, NewGame, Outcome, State, StepError, legal_actions,
@@ -10,6 +8,9 @@ use gin_rules::engine::{
 };
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::{RulesetRef, StockEnd, Target};
+
+mod variants;
+use variants::{option_subsets, variant};
 
 fn cards(s: &str) -> Vec<Card> {
     parse_cards(s).unwrap()
@@ -29,16 +30,6 @@ fn deck(first: &str, dealer: &str, upcard: &str) -> Vec<Card> {
     d.extend(Card::all().filter(|c| !used.contains(*c)));
     assert_eq!(d.len(), 52, "deck has duplicates");
     d
-}
-
-fn variant(id: &str, options: &[&str]) -> Arc<Variant> {
-    Catalog::builtin()
-        .resolve(&RulesetRef {
-            id: id.into(),
-            options: options.iter().map(|s| s.to_string()).collect(),
-            authored: None,
-        })
-        .unwrap()
 }
 
 /// Seat 0 deals; seat 1 holds three melds and the king of spades.
@@ -209,20 +200,6 @@ fn straight_gin_refuses_a_knock_at_deadwood_1() {
     assert!(knock_ks(&v, &s).is_ok());
 }
 
-/// Every subset of `options`.
-fn subsets(options: &[String]) -> Vec<Vec<String>> {
-    (0u32..(1 << options.len()))
-        .map(|mask| {
-            options
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| mask & (1 << i) != 0)
-                .map(|(_, o)| o.clone())
-                .collect()
-        })
-        .collect()
-}
-
 /// Steps after which a hand counts as stalled: the bots are stuck, hand after hand of the stock.
 const STALL_STEPS: u64 = 5_000;
 
@@ -280,7 +257,7 @@ fn play_every_combination(catalog: &Catalog, id: &str, hands: u64) {
         })
         .unwrap();
     let options: Vec<String> = base.allowed_options.iter().map(|o| o.id.clone()).collect();
-    for combo in subsets(&options) {
+    for combo in option_subsets(&options) {
         let r = RulesetRef {
             id: id.into(),
             options: combo,

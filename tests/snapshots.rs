@@ -14,6 +14,9 @@ use gin_rules::rules::{Catalog, RulesRow, Variant, rules_table};
 use gin_rules::ruleset::{RulesetRef, Seat, Target};
 use serde::{Deserialize, Serialize};
 
+mod variants;
+use variants::option_subsets;
+
 /// Snapshots go to `<repo>/snapshots`, named without the test binary's module prefix.
 macro_rules! golden {
     ($($body:tt)*) => {
@@ -43,20 +46,6 @@ fn golden_snapshots() {
 
 mod rules {
     use super::*;
-
-    /// Every subset of `options`, in the order the ruleset offers them.
-    fn combinations(options: &[String]) -> Vec<Vec<String>> {
-        (0u32..(1 << options.len()))
-            .map(|mask| {
-                options
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| mask & (1 << i) != 0)
-                    .map(|(_, o)| o.clone())
-                    .collect()
-            })
-            .collect()
-    }
 
     #[derive(Serialize)]
     struct Table {
@@ -90,7 +79,7 @@ mod rules {
         let mut count = 0;
         for info in catalog.list() {
             let offered: Vec<String> = info.options.iter().map(|o| o.id.clone()).collect();
-            for options in combinations(&offered) {
+            for options in option_subsets(&offered) {
                 let v = match catalog.resolve(&reference(&info.id, &options)) {
                     Ok(v) => v,
                     Err(e) => {
