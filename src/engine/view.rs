@@ -81,8 +81,37 @@ fn phase_name(phase: &Phase) -> &'static str {
     }
 }
 
+/// What every seat's view shares: computed once for all of them.
+struct Shared {
+    to_act: Vec<Seat>,
+    scores: Scores,
+    legal: Vec<Action>,
+}
+
+impl Shared {
+    fn of(rules: &Ruleset, state: &State) -> Shared {
+        Shared {
+            to_act: state.to_act(),
+            scores: state.scores(),
+            legal: legal_actions(rules, state),
+        }
+    }
+}
+
 /// The view of `seat`, or `None` when the game has no such seat.
 pub fn view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
+    seat_view(rules, state, seat, &Shared::of(rules, state))
+}
+
+/// One view per seat.
+pub fn views(rules: &Ruleset, state: &State) -> Vec<SeatView> {
+    let shared = Shared::of(rules, state);
+    (0..state.seats() as Seat)
+        .filter_map(|s| seat_view(rules, state, s, &shared))
+        .collect()
+}
+
+fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Option<SeatView> {
     if usize::from(seat) >= state.seats() {
         return None;
     }
@@ -112,15 +141,14 @@ pub fn view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
         Phase::Over { result } => Some(result.as_ref().clone()),
         _ => None,
     };
-    let to_act = state.to_act();
     Some(SeatView {
         seat,
         sitting_out: role.is_none(),
         table: t as u8,
         dealer: table.dealer,
         phase: phase_name(&table.phase),
-        your_turn: to_act.contains(&seat),
-        to_act,
+        your_turn: shared.to_act.contains(&seat),
+        to_act: shared.to_act.clone(),
         hand: hand.to_vec(),
         deadwood: role.map(|_| melds::least_deadwood(&rules.melds, hand)),
         upcard: table.upcard,
@@ -139,17 +167,12 @@ pub fn view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
             .collect(),
         knock,
         result,
-        scores: state.scores(),
-        legal_actions: legal_actions(rules, state)
-            .into_iter()
+        scores: shared.scores.clone(),
+        legal_actions: shared
+            .legal
+            .iter()
             .filter(|a| a.seat == seat)
+            .cloned()
             .collect(),
     })
-}
-
-/// One view per seat.
-pub fn views(rules: &Ruleset, state: &State) -> Vec<SeatView> {
-    (0..state.seats() as Seat)
-        .filter_map(|s| view(rules, state, s))
-        .collect()
 }
