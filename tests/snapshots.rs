@@ -390,7 +390,9 @@ mod scenarios {
                     )
                 }
             }
-            Event::MatchOver { winners, totals } => {
+            Event::MatchOver {
+                winners, totals, ..
+            } => {
                 format!("match over: winners {winners:?}, totals {totals:?}")
             }
         })

@@ -72,6 +72,18 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     MethodNotAllowed(String),
+    #[error("{0}")]
+    MissingSeatKey(String),
+    #[error("{0}")]
+    ForbiddenSeat(String),
+    #[error("{0}")]
+    DeckNotAllowed(String),
+    #[error("{0}")]
+    StaleState(String),
+    #[error("{0}")]
+    GuardUnavailable(String),
+    #[error("{0}")]
+    Internal(String),
 }
 
 impl ApiError {
@@ -95,6 +107,12 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => "payload-too-large",
             ApiError::NotFound(_) => "not-found",
             ApiError::MethodNotAllowed(_) => "method-not-allowed",
+            ApiError::MissingSeatKey(_) => "missing-seat-key",
+            ApiError::ForbiddenSeat(_) => "forbidden-seat",
+            ApiError::DeckNotAllowed(_) => "deck-not-allowed",
+            ApiError::StaleState(_) => "stale-state",
+            ApiError::GuardUnavailable(_) => "replay-guard-unavailable",
+            ApiError::Internal(_) => "internal-error",
         }
     }
 
@@ -118,6 +136,12 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => "The body is too large",
             ApiError::NotFound(_) => "Not found",
             ApiError::MethodNotAllowed(_) => "Method not allowed",
+            ApiError::MissingSeatKey(_) => "A seat key is needed",
+            ApiError::ForbiddenSeat(_) => "The key does not open this seat of this game",
+            ApiError::DeckNotAllowed(_) => "Explicit decks are not allowed on this server",
+            ApiError::StaleState(_) => "The game has moved on since this state",
+            ApiError::GuardUnavailable(_) => "The replay guard does not answer",
+            ApiError::Internal(_) => "The server failed",
         }
     }
 
@@ -238,7 +262,8 @@ pub struct Problem {
     /// The stable problem code: invalid-json, invalid-card, invalid-deck, invalid-hand, unknown-ruleset,
     /// unknown-option, incompatible-options, invalid-ruleset, script-error, invalid-state,
     /// tampered-state, illegal-action, unknown-seat, invalid-target, payload-too-large, not-found,
-    /// method-not-allowed.
+    /// method-not-allowed, missing-seat-key, forbidden-seat, deck-not-allowed, stale-state,
+    /// replay-guard-unavailable, internal-error.
     #[serde(rename = "type")]
     #[schema(example = "illegal-action")]
     pub kind: String,
@@ -269,6 +294,11 @@ impl ResponseError for ApiError {
             ApiError::UnknownRuleset(_) | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::MissingSeatKey(_) => StatusCode::UNAUTHORIZED,
+            ApiError::ForbiddenSeat(_) => StatusCode::FORBIDDEN,
+            ApiError::StaleState(_) => StatusCode::CONFLICT,
+            ApiError::GuardUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         }
     }
@@ -277,6 +307,12 @@ impl ResponseError for ApiError {
         let body = serde_json::to_vec(&self.problem()).unwrap_or_default();
         let mut res = HttpResponse::build(self.status_code());
         res.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
+        if let ApiError::MissingSeatKey(_) = self {
+            res.insert_header((
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"gin-rules\""),
+            ));
+        }
         res.body(body)
     }
 }

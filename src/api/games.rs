@@ -1,13 +1,14 @@
 //! `POST /v1/games`, `POST /v1/games/step`, `POST /v1/games/view`.
 
-use actix_web::{HttpResponse, post, web};
+use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::cards::Card;
-use crate::engine::{self, Action, NewGame, SeatView};
+use crate::engine::{self, Action, GameId, GameRef, NewGame, SeatView};
 use crate::ruleset::{AuthoredRuleset, RulesetRef, Seat, Target};
 
+use super::seats::Audience;
 use super::snapshot::Snapshot;
 use super::{ApiError, AppState, StateInput};
 
@@ -52,6 +53,10 @@ pub struct NewGameRequest {
     pub deck: Option<Vec<Card>>,
     /// Instead of `deck`, for forms with two tables: one order per table.
     pub decks: Option<Vec<Vec<Card>>>,
+    /// Answer as this seat sees the game (its view, its legal actions). With seat keys and
+    /// without `as_seat`, the answer shows no hand.
+    #[schema(value_type = Option<u8>, example = 0)]
+    pub as_seat: Option<Seat>,
 }
 
 /// An action applied to a game.
@@ -77,7 +82,8 @@ pub struct ViewRequest {
     pub seat: Seat,
 }
 
-/// Deals a new game.
+/// Deals a new game. With seat keys the answer also holds each seat's key (`seats`), the seed is
+/// mixed with the server's secret and explicit decks are refused.
 #[utoipa::path(
     post,
     path = "/v1/games",
@@ -91,6 +97,12 @@ pub async fn create(
     body: web::Json<NewGameRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
+    if app.seat_keys.is_some() && (req.deck.is_some() || req.decks.is_some()) {
+        return Err(ApiError::DeckNotAllowed(
+            "this server binds play to seats and deals only decks nobody can foresee: leave out              deck and decks"
+                .into(),
+        ));
+    }
     let reference = match req.ruleset {
         RulesetChoice::Id(id) => RulesetRef {
             id,
@@ -123,52 +135,87 @@ pub async fn create(
     };
     let game = NewGame {
         ruleset: reference,
-        seed: req.seed.unwrap_or_else(rand::random),
+        seed: app.deal_seed(req.seed.unwrap_or_else(rand::random)),
         target: req.target,
         dealer: req.dealer,
         decks,
     };
-    let dealt = engine::new_game(&variant.ruleset, variant.hooks.as_ref(), game)?;
-    let snapshot = Snapshot::new(&app, &variant, dealt.state, dealt.events);
+    let mut dealt = engine::new_game(&variant.ruleset, variant.hooks.as_ref(), game)?;
+    dealt.state.game = GameRef::new(GameId(rand::random()));
+    let seats = dealt.state.seats();
+    let audience = match (req.as_seat, &app.seat_keys) {
+        (Some(seat), _) if usize::from(seat) >= seats => {
+            return Err(ApiError::UnknownSeat(format!(
+                "as_seat {seat}: this game has seats 0 to {}",
+                seats.saturating_sub(1)
+            )));
+        }
+        (Some(seat), _) => Audience::Seat(seat),
+        (None, Some(_)) => Audience::Nobody,
+        (None, None) => Audience::Everyone,
+    };
+    let id = dealt.state.game.id;
+    let mut snapshot = Snapshot::new(&app, &variant, dealt.state, dealt.events, audience)?;
+    snapshot.seats = app.seat_keys.as_ref().map(|k| k.issue(id, seats));
     Ok(HttpResponse::Created().json(snapshot))
 }
 
-/// Applies one action.
+/// Applies one action. With seat keys, the key of the action's seat is needed and the answer is
+/// that seat's; under a replay guard, a state older than the game's latest is refused.
 #[utoipa::path(
     post,
     path = "/v1/games/step",
     tag = "games",
     request_body = StepRequest,
-    responses((status = 200, description = "The game after the action", body = Snapshot))
+    responses((status = 200, description = "The game after the action", body = Snapshot)),
+    security(("seat_key" = []), ())
 )]
 #[post("/v1/games/step")]
 pub async fn step(
+    req: HttpRequest,
     app: web::Data<AppState>,
     body: web::Json<StepRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    let key = app.seat_key(&req)?;
     let (state, variant) = app.open_state(&body.state)?;
+    let audience = app.audience(key, &state, body.action.seat)?;
     let rules = &variant.ruleset;
-    let stepped = engine::step(rules, variant.hooks.as_ref(), &state, &body.action)
-        .map_err(|e| ApiError::from_step(e, || engine::legal_actions(rules, &state)))?;
-    let snapshot = Snapshot::new(&app, &variant, stepped.state, stepped.events);
+    let stepped = match engine::step(rules, variant.hooks.as_ref(), &state, &body.action) {
+        Ok(stepped) => stepped,
+        Err(e) => {
+            app.check_fresh(state.game).await?;
+            return Err(ApiError::from_step(e, || {
+                let mut legal = engine::legal_actions(rules, &state);
+                legal.retain(|a| audience.shows(a.seat));
+                legal
+            }));
+        }
+    };
+    app.record_step(state.game).await?;
+    let snapshot = Snapshot::new(&app, &variant, stepped.state, stepped.events, audience)?;
     Ok(HttpResponse::Ok().json(snapshot))
 }
 
-/// What one seat may see.
+/// What one seat may see. With seat keys, the key of that seat is needed.
 #[utoipa::path(
     post,
     path = "/v1/games/view",
     tag = "games",
     request_body = ViewRequest,
-    responses((status = 200, description = "That seat's view", body = SeatView))
+    responses((status = 200, description = "That seat's view", body = SeatView)),
+    security(("seat_key" = []), ())
 )]
 #[post("/v1/games/view")]
 pub async fn view(
+    req: HttpRequest,
     app: web::Data<AppState>,
     body: web::Json<ViewRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    let key = app.seat_key(&req)?;
     let (state, variant) = app.open_state(&body.state)?;
     let seat = body.seat;
+    app.audience(key, &state, seat)?;
+    app.check_fresh(state.game).await?;
     let view = engine::view(&variant.ruleset, &state, seat).ok_or_else(|| {
         ApiError::UnknownSeat(format!(
             "there is no seat {seat}: this game has seats 0 to {}",

@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 use serde_json::{Map, Value, json};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::Schema;
-use utoipa::{OpenApi, PartialSchema, ToSchema};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
 
 use crate::cards::{Card, CardSet};
 use crate::engine::{Pile, State};
@@ -29,7 +30,11 @@ verbatim with the next action. With a secret configured, `state` is an opaque se
 without one it is the plain state object, fully validated on every request.\n\n\
 Every error is `application/problem+json` (RFC 9457) with a stable `type` code. Besides the \
 codes listed per operation, any path may answer `404 not-found` or `405 method-not-allowed`, \
-and any body over 256 KiB is refused with `413 payload-too-large`.",
+and any body over 256 KiB is refused with `413 payload-too-large`.\n\n\
+A server started with `--seat-keys` binds play to seats: the deal's answer holds one key per \
+seat (`seats`), `step` and `view` need `Authorization: Bearer <key>` (the `seat_key` scheme), and \
+every answer shows only what the key's seat may see. Without seat keys no key is needed. A \
+server with a replay guard refuses a state older than its game's latest (`409 stale-state`).",
         license(name = "MIT OR Apache-2.0"),
     ),
     paths(
@@ -45,6 +50,7 @@ and any body over 256 KiB is refused with `413 payload-too-large`.",
         health::docs,
     ),
     components(schemas(State, super::error::Problem)),
+    modifiers(&SeatKeyScheme),
     tags(
         (name = "games", description = "Deal, play and view games"),
         (name = "rulesets", description = "The variants the server plays, and checking authored ones"),
@@ -53,6 +59,29 @@ and any body over 256 KiB is refused with `413 payload-too-large`.",
     )
 )]
 pub struct ApiDoc;
+
+/// Declares the `seat_key` bearer scheme that `step` and `view` name.
+struct SeatKeyScheme;
+
+impl Modify for SeatKeyScheme {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "seat_key",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("gin-rules seat key")
+                    .description(Some(
+                        "A seat's key from the `seats` of the deal's answer, on servers started \
+                         with --seat-keys (elsewhere no key is needed). It opens that seat of that \
+                         game only.",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
 
 /// The document as JSON, complete.
 pub fn document() -> Value {
@@ -180,8 +209,9 @@ impl ToSchema for Target {
 
 /// An example for each schema that does not carry one itself.
 fn examples() -> Vec<(&'static str, Value)> {
+    let game = json!({"id": "5f0c6a8e9b1d4e2fa3c47d21e0b9f8a6", "move": 0});
     let hand_result = json!({
-        "table": 0, "outcome": "knock", "winner": 0, "points": [17, 0], "deadwood": [4, 21],
+        "game": {"id": "5f0c6a8e9b1d4e2fa3c47d21e0b9f8a6", "move": 31}, "table": 0, "outcome": "knock", "winner": 0, "points": [17, 0], "deadwood": [4, 21],
         "melds": [[["5S", "6S", "7S"], ["9C", "9D", "9H"], ["JC", "QC", "KC"]], [["2H", "3H", "4H"]]],
         "laid_off": [{"card": "8S", "onto": 0}], "multiplier": 1
     });
@@ -201,7 +231,7 @@ fn examples() -> Vec<(&'static str, Value)> {
         ]
     });
     let state = json!({
-        "version": 1, "ruleset": {"id": "standard"}, "seed": 42, "target": 100,
+        "version": 2, "game": game.clone(), "ruleset": {"id": "standard"}, "seed": 42, "target": 100,
         "deal_number": 0,
         "record": {
             "layout": {"sides": [[0], [1]], "games": 1},
@@ -306,7 +336,7 @@ fn examples() -> Vec<(&'static str, Value)> {
         (
             "Snapshot",
             json!({
-                "state": state, "status": "in_progress", "to_act": [0],
+                "state": state, "game": game.clone(), "status": "in_progress", "to_act": [0],
                 "legal_actions": [{"seat": 0, "type": "take_upcard"}, {"seat": 0, "type": "pass"}],
                 "events": [{"type": "dealt", "table": 0, "deal": 0, "dealer": 1, "seats": [0, 1],
                             "upcard": "7H", "knock_limit": 10, "multiplier": 1}],
@@ -357,27 +387,38 @@ fn errors_of(path: &str, method: &str) -> &'static [&'static str] {
             "script-error",
             "unknown-seat",
             "invalid-target",
+            "deck-not-allowed",
             "payload-too-large",
+            "internal-error",
         ],
         ("/v1/games/step", "post") => &[
             "invalid-json",
             "invalid-card",
+            "missing-seat-key",
+            "forbidden-seat",
             "unknown-ruleset",
             "invalid-ruleset",
             "invalid-state",
             "tampered-state",
+            "stale-state",
             "illegal-action",
             "script-error",
             "payload-too-large",
+            "internal-error",
+            "replay-guard-unavailable",
         ],
         ("/v1/games/view", "post") => &[
             "invalid-json",
+            "missing-seat-key",
+            "forbidden-seat",
             "unknown-ruleset",
             "invalid-ruleset",
             "invalid-state",
             "tampered-state",
+            "stale-state",
             "unknown-seat",
             "payload-too-large",
+            "replay-guard-unavailable",
         ],
         ("/v1/hands/analyze", "post") => &[
             "invalid-json",
@@ -465,6 +506,26 @@ pub fn example_error(code: &str) -> Option<ApiError> {
         "payload-too-large" => ApiError::PayloadTooLarge {
             limit: super::BODY_LIMIT,
         },
+        "missing-seat-key" => ApiError::MissingSeatKey(
+            "this server binds play to seats: send the seat's key as Authorization: Bearer <key>"
+                .into(),
+        ),
+        "forbidden-seat" => {
+            ApiError::ForbiddenSeat("this key is seat 1's: it does not open seat 0".into())
+        }
+        "deck-not-allowed" => ApiError::DeckNotAllowed(
+            "this server binds play to seats and deals only decks nobody can foresee: leave out deck and decks".into(),
+        ),
+        "stale-state" => ApiError::StaleState(
+            "game 5f0c6a8e9b1d4e2fa3c47d21e0b9f8a6 has moved on since this state (move 16): continue from its latest state".into(),
+        ),
+        "replay-guard-unavailable" => ApiError::GuardUnavailable(
+            "the replay guard does not answer, so no step is accepted now: try again shortly"
+                .into(),
+        ),
+        "internal-error" => {
+            ApiError::Internal("the state could not be sealed: out of memory".into())
+        }
         _ => return None,
     })
 }

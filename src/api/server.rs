@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use actix_cors::Cors;
 use actix_web::dev::Service as _;
@@ -11,6 +11,7 @@ use actix_web::{App, HttpServer, http, web};
 use anyhow::{Context, bail};
 use tracing_subscriber::EnvFilter;
 
+use super::guard::{self, MemoryGuard, RedisGuard, ReplayGuard};
 use super::seal::Sealer;
 use super::{AppState, Catalog};
 
@@ -26,10 +27,25 @@ pub struct ServeArgs {
     /// Add the *.yaml variants of DIR (with their .rhai files) to the built-in ones (repeatable)
     #[arg(long, value_name = "DIR")]
     pub rulesets: Vec<PathBuf>,
-    /// Seal states with the secret in this file (at least 32 bytes); else env GIN_RULES_SECRET;
-    /// else states are plain JSON
+    /// Seal states with the secret in this file (at least 32 bytes; several lines are several
+    /// secrets, newest first: a rotation); else env GIN_RULES_SECRET; else states are plain JSON
     #[arg(long, value_name = "PATH")]
     pub secret_file: Option<PathBuf>,
+    /// Bind play to seats: keys per seat in the deal's answer, Authorization: Bearer <key> on
+    /// step and view, answers reduced to the key's seat; needs a secret [env: GIN_RULES_SEAT_KEYS=1]
+    #[arg(long)]
+    pub seat_keys: bool,
+    /// Refuse states older than their game's latest: `memory` (one instance) or
+    /// `redis://HOST:PORT` (shared by every instance; Redis or Valkey) [env: GIN_RULES_REPLAY_GUARD]
+    #[arg(long, value_name = "memory|redis://HOST:PORT")]
+    pub replay_guard: Option<String>,
+    /// How long the replay guard remembers a game after its last step: seconds, or a number
+    /// with s, m, h or d [default: 24h]
+    #[arg(long, value_name = "DURATION")]
+    pub replay_guard_expiry: Option<String>,
+    /// How many games the memory replay guard remembers at most [default: 1000000]
+    #[arg(long, value_name = "N")]
+    pub replay_guard_capacity: Option<usize>,
     /// Allow browser calls from this origin, e.g. http://localhost:5173, or * for any (repeatable)
     #[arg(long, value_name = "ORIGIN")]
     pub cors_origin: Vec<String>,
@@ -41,7 +57,7 @@ pub struct ServeArgs {
     pub log_json: bool,
 }
 
-/// Reads the secret: `--secret-file`, else `GIN_RULES_SECRET`, else none.
+/// Reads the secrets: `--secret-file`, else `GIN_RULES_SECRET`, else none.
 fn load_sealer(args: &ServeArgs) -> anyhow::Result<Option<Sealer>> {
     let (secret, from) = match &args.secret_file {
         Some(path) => (
@@ -56,8 +72,71 @@ fn load_sealer(args: &ServeArgs) -> anyhow::Result<Option<Sealer>> {
     };
     match Sealer::new(&secret) {
         Ok(sealer) => Ok(Some(sealer)),
-        Err(e) => bail!("the secret in {from} is too short: {e}"),
+        Err(e) => bail!("the secrets in {from} cannot be used: {e}"),
     }
+}
+
+/// A flag given as an option or as an environment variable (`1`, `true`, `yes`, `on`).
+fn flag(given: bool, env: &str) -> bool {
+    given
+        || std::env::var(env).is_ok_and(|v| {
+            matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "1" | "true" | "yes" | "on"
+            )
+        })
+}
+
+/// A duration such as `90`, `90s`, `15m`, `24h` or `7d`.
+pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
+    let t = text.trim();
+    let (number, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => t.split_at(i),
+        None => (t, "s"),
+    };
+    let n: u64 = number
+        .parse()
+        .with_context(|| format!("{text:?} is not a duration like 90s, 15m, 24h or 7d"))?;
+    let seconds = match unit {
+        "s" => n,
+        "m" => n.saturating_mul(60),
+        "h" => n.saturating_mul(3600),
+        "d" => n.saturating_mul(86_400),
+        _ => bail!("{text:?} is not a duration like 90s, 15m, 24h or 7d"),
+    };
+    if seconds == 0 {
+        bail!("a replay guard expiry of 0 would remember nothing");
+    }
+    Ok(Duration::from_secs(seconds))
+}
+
+/// The replay guard the options ask for (connecting to Redis to check it answers).
+fn load_guard(args: &ServeArgs) -> anyhow::Result<Option<ReplayGuard>> {
+    let Some(spec) = args.replay_guard.clone().or_else(|| {
+        std::env::var("GIN_RULES_REPLAY_GUARD")
+            .ok()
+            .filter(|v| !v.trim().is_empty())
+    }) else {
+        return Ok(None);
+    };
+    let expiry = match &args.replay_guard_expiry {
+        Some(e) => parse_duration(e).context("--replay-guard-expiry")?,
+        None => guard::DEFAULT_EXPIRY,
+    };
+    let spec = spec.trim();
+    if spec == "memory" {
+        let capacity = args.replay_guard_capacity.unwrap_or(guard::DEFAULT_CAPACITY);
+        if capacity < 2 {
+            bail!("--replay-guard-capacity must be at least 2");
+        }
+        return Ok(Some(ReplayGuard::Memory(MemoryGuard::new(expiry, capacity))));
+    }
+    if spec.starts_with("redis://") || spec.starts_with("valkey://") {
+        let url = spec.replacen("valkey://", "redis://", 1);
+        let guard = RedisGuard::connect(&url, expiry).context("--replay-guard")?;
+        return Ok(Some(ReplayGuard::Redis(guard)));
+    }
+    bail!("--replay-guard {spec:?} is neither memory nor a redis://HOST:PORT URL")
 }
 
 fn init_logging(json: bool) {
@@ -97,7 +176,16 @@ pub fn app_state(args: &ServeArgs) -> anyhow::Result<AppState> {
             );
         }
     }
-    Ok(AppState::new(catalog, load_sealer(args)?))
+    let mut state = AppState::new(catalog, load_sealer(args)?);
+    if flag(args.seat_keys, "GIN_RULES_SEAT_KEYS") {
+        state = state
+            .with_seat_keys()
+            .context("--seat-keys (or GIN_RULES_SEAT_KEYS)")?;
+    }
+    if let Some(guard) = load_guard(args)? {
+        state = state.with_guard(guard);
+    }
+    Ok(state)
 }
 
 /// Runs the server until SIGINT or SIGTERM (then finishes the requests in flight).
@@ -117,6 +205,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     }
     let state = web::Data::new(app_state(args)?);
     let sealed = state.sealer.is_some();
+    let seat_keys = state.seat_keys.is_some();
+    let replay_guard = state.guard.as_ref().map(ReplayGuard::describe);
     let rulesets = state.catalog.list().len();
     let origins = args.cors_origin.clone();
     let mut server = HttpServer::new(move || {
@@ -156,6 +246,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         addr = %addr,
         rulesets,
         states = if sealed { "sealed" } else { "plain" },
+        seat_keys,
+        replay_guard = replay_guard.as_deref().unwrap_or("none"),
         "gin-rules listening on http://{addr} (docs at /docs)"
     );
     actix_web::rt::System::new()
@@ -188,7 +280,11 @@ fn check_origin(origin: &str) -> anyhow::Result<()> {
 fn cors(origins: &[String]) -> Cors {
     let mut cors = Cors::default()
         .allowed_methods([http::Method::GET, http::Method::POST])
-        .allowed_headers([http::header::CONTENT_TYPE, http::header::ACCEPT])
+        .allowed_headers([
+            http::header::CONTENT_TYPE,
+            http::header::ACCEPT,
+            http::header::AUTHORIZATION,
+        ])
         .max_age(3600);
     for origin in origins {
         cors = if origin == "*" {

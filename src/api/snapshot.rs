@@ -3,10 +3,11 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::engine::{self, Action, Event, Scores, SeatView, State};
+use crate::engine::{self, Action, Event, GameRef, Scores, SeatView, State};
 use crate::ruleset::Seat;
 
-use super::{AppState, Variant};
+use super::seats::{Audience, SeatKey};
+use super::{ApiError, AppState, Variant};
 
 /// Where the match stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -27,53 +28,79 @@ pub enum StateOutput {
     Plain(Box<State>),
 }
 
-/// A game after a deal or a step.
+/// A game after a deal or a step. With seat keys it is one seat's: `views`, `legal_actions` and
+/// `events` show what that seat may see and do.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct Snapshot {
     /// Pass back verbatim with the next action.
     #[schema(schema_with = super::openapi::state_schema)]
     pub state: StateOutput,
+    /// The game's id and the number of actions accepted so far.
+    pub game: GameRef,
     pub status: Status,
     /// Seats that may act now (every seat between hands, where any may deal the next hand).
     #[schema(value_type = Vec<u8>)]
     pub to_act: Vec<Seat>,
-    /// Every action the engine accepts now; each is accepted verbatim by `POST /v1/games/step`.
+    /// Every action the engine accepts now (with seat keys: the key's seat's alone); each is
+    /// accepted verbatim by `POST /v1/games/step`.
     pub legal_actions: Vec<Action>,
-    /// What this request did, in order, as every player may see it (a card drawn from the stock
-    /// is left out).
+    /// What this request did, in order, as the answer's seat may see it (a card drawn from the
+    /// stock shows only to the seat that drew it; without seat keys, to nobody).
     pub events: Vec<Event>,
-    /// One view per seat: what that player may see.
+    /// One view per seat: what that player may see (with seat keys: the key's seat's alone, or
+    /// none in the deal's answer without `as_seat`).
     pub views: Vec<SeatView>,
     /// Match scores so far.
     pub scores: Scores,
+    /// With seat keys, in the deal's answer only: each seat's key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seats: Option<Vec<SeatKey>>,
 }
 
 impl Snapshot {
-    /// The snapshot of `state` after `events`, sealing the state when the server seals.
-    pub fn new(app: &AppState, variant: &Variant, state: State, events: Vec<Event>) -> Snapshot {
+    /// The snapshot of `state` after `events` for `audience`, sealing the state when the server
+    /// seals.
+    pub fn new(
+        app: &AppState,
+        variant: &Variant,
+        state: State,
+        events: Vec<Event>,
+        audience: Audience,
+    ) -> Result<Snapshot, ApiError> {
         let rules = &variant.ruleset;
         let status = if state.is_over() {
             Status::MatchOver
         } else {
             Status::InProgress
         };
-        let legal_actions = engine::legal_actions(rules, &state);
-        let views = engine::views(rules, &state);
+        let mut legal_actions = engine::legal_actions(rules, &state);
+        legal_actions.retain(|a| audience.shows(a.seat));
+        let views = match audience {
+            Audience::Everyone => engine::views(rules, &state),
+            Audience::Seat(seat) => engine::view(rules, &state, seat).into_iter().collect(),
+            Audience::Nobody => Vec::new(),
+        };
         let to_act = state.to_act();
         let scores = state.scores();
-        let events = events.iter().map(|e| e.seen_by(None)).collect();
+        let events = events.iter().map(|e| e.seen_by(audience.seat())).collect();
+        let game = state.game;
         let state = match &app.sealer {
-            Some(sealer) => StateOutput::Sealed(sealer.seal(&state)),
+            Some(sealer) => StateOutput::Sealed(sealer.seal(&state).map_err(|e| {
+                tracing::error!(error = %e, "sealing");
+                ApiError::Internal(e.to_string())
+            })?),
             None => StateOutput::Plain(Box::new(state)),
         };
-        Snapshot {
+        Ok(Snapshot {
             state,
+            game,
             status,
             to_act,
             legal_actions,
             events,
             views,
             scores,
-        }
+            seats: None,
+        })
     }
 }

@@ -8,6 +8,7 @@ use crate::melds::LayOff;
 use crate::ruleset::Seat;
 
 use super::action::Source;
+use super::identity::GameRef;
 use super::state::HandResult;
 
 /// Something that happened in the game; `type` says what.
@@ -92,6 +93,8 @@ pub enum Event {
         entries: Vec<ScoreEntry>,
     },
     MatchOver {
+        /// The game, as of the action that ended the match.
+        game: GameRef,
         /// Empty for a drawn one-hand game.
         #[schema(value_type = Vec<u8>)]
         winners: Vec<Seat>,

@@ -8,6 +8,7 @@ use crate::ruleset::{Ruleset, RulesetRef, Seat, Target};
 
 use super::deal::{check_deck, cut_for_dealer, deal_all, seating};
 use super::error::DealError;
+use super::identity::{GameId, GameRef};
 use super::state::{MatchRecord, STATE_VERSION, State};
 use super::step::Stepped;
 
@@ -36,7 +37,8 @@ impl NewGame {
     }
 }
 
-/// Deals the first hand of a new game.
+/// Deals the first hand of a new game. Its id is drawn from the seed (a server that needs ids
+/// apart for games of one seed replaces it before handing the state out).
 pub fn new_game(rules: &Ruleset, hooks: &dyn Hooks, game: NewGame) -> Result<Stepped, DealError> {
     let seats = rules.seats;
     let dealer = match game.dealer {
@@ -64,6 +66,7 @@ pub fn new_game(rules: &Ruleset, hooks: &dyn Hooks, game: NewGame) -> Result<Ste
     }
     let mut state = State {
         version: STATE_VERSION,
+        game: GameRef::new(GameId::from_seed(game.seed)),
         ruleset: Arc::new(game.ruleset),
         seed: game.seed,
         target,

@@ -7,6 +7,7 @@ mod deal;
 mod error;
 mod event;
 mod game;
+mod identity;
 mod legal;
 mod pile;
 mod score;
@@ -20,6 +21,7 @@ pub use deal::{check_deck, cut_for_dealer, seating, shuffled_deck};
 pub use error::{DealError, IllegalAction, StepError};
 pub use event::Event;
 pub use game::{NewGame, new_game};
+pub use identity::{BadGameId, GameId, GameRef};
 pub use legal::{legal_actions, legal_actions_into};
 pub use pile::Pile;
 pub use state::{

@@ -9,12 +9,15 @@ use crate::melds::{Arrangement, LayOff};
 use crate::ruleset::{Ruleset, Seat, Target};
 
 use super::event::Event;
+use super::identity::GameRef;
 use super::state::{GameBonus, HandResult, Knock, MatchRecord, Outcome, Phase, State, Table};
 use super::step::show;
 
 /// Scores a hand that went out. `knocker` is the knocker's role at the table.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn hand_result(
     rules: &Ruleset,
+    game: GameRef,
     table: &Table,
     table_index: u8,
     knocker: usize,
@@ -46,6 +49,7 @@ pub(crate) fn hand_result(
     shown[usize::from(k_seat)] = show(rules, &knock.melds);
     shown[usize::from(d_seat)] = show(rules, &defender.melds);
     HandResult {
+        game,
         table: table_index,
         outcome,
         winner: Some(winner),
@@ -58,9 +62,10 @@ pub(crate) fn hand_result(
 }
 
 /// A dead hand: nobody scores.
-pub(crate) fn dead_result(rules: &Ruleset, table_index: u8) -> HandResult {
+pub(crate) fn dead_result(rules: &Ruleset, game: GameRef, table_index: u8) -> HandResult {
     let seats = usize::from(rules.seats);
     HandResult {
+        game,
         table: table_index,
         outcome: Outcome::Dead,
         winner: None,
@@ -166,6 +171,7 @@ pub(crate) fn record_deal(
             _ => Vec::new(),
         };
         events.push(Event::MatchOver {
+            game: state.game,
             winners: winners.clone(),
             totals: finals,
         });

@@ -9,16 +9,19 @@ use crate::hooks::{GameScore, MatchLayout};
 use crate::melds::LayOff;
 use crate::ruleset::{RulesetRef, Seat, Target};
 
+use super::identity::GameRef;
 use super::pile::Pile;
 
 /// Bumped whenever the serialised shape of `State` changes.
-pub const STATE_VERSION: u32 = 1;
+pub const STATE_VERSION: u32 = 2;
 
 /// A whole game, plain: everything needed to continue it (the stock order and both hands
 /// included, so it is for trusted backends; a server with a secret seals it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct State {
     pub version: u32,
+    /// The game's id and the actions accepted so far.
+    pub game: GameRef,
     #[schema(value_type = RulesetRef)]
     pub ruleset: Arc<RulesetRef>,
     /// Every shuffle of the match comes from this seed.
@@ -170,6 +173,8 @@ impl Outcome {
 /// The result of one hand at one table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct HandResult {
+    /// The game, as of the action that ended the hand.
+    pub game: GameRef,
     pub table: u8,
     pub outcome: Outcome,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -9,6 +9,7 @@ use super::action::{Action, ActionKind, LayOffCard, Source};
 use super::deal;
 use super::error::{IllegalAction, StepError};
 use super::event::Event;
+use super::identity::GameRef;
 use super::score;
 use super::state::{HandResult, Knock, Outcome, Phase, State, Table};
 
@@ -28,11 +29,12 @@ pub fn step(
 ) -> Result<Stepped, StepError> {
     let turn = whose_turn(state, action)?;
     let mut next = state.clone();
+    next.game = state.game.next();
     let mut events = Vec::with_capacity(3);
     match turn {
         Turn::NextHand => next_hand(rules, hooks, &mut next, &mut events)?,
         Turn::Table(t) => {
-            let ctx = TableCtx::new(rules, &next, t);
+            let ctx = TableCtx::new(rules, &next, next.game, t);
             play(
                 &ctx,
                 &mut next.tables[t],
@@ -60,11 +62,16 @@ pub fn apply(
     action: &Action,
     events: &mut Vec<Event>,
 ) -> Result<(), StepError> {
+    let game = state.game;
     let t = match whose_turn(state, action)? {
-        Turn::NextHand => return next_hand(rules, hooks, state, events),
+        Turn::NextHand => {
+            next_hand(rules, hooks, state, events)?;
+            state.game = game.next();
+            return Ok(());
+        }
         Turn::Table(t) => t,
     };
-    let ctx = TableCtx::new(rules, state, t);
+    let ctx = TableCtx::new(rules, state, game.next(), t);
     let mark = events.len();
     let mut table = state.tables[t].clone();
     if let Err(e) = play(&ctx, &mut table, action.seat, &action.kind, events) {
@@ -72,10 +79,12 @@ pub fn apply(
         return Err(e.into());
     }
     let before = std::mem::replace(&mut state.tables[t], table);
+    state.game = game.next();
     if state.is_between_hands()
         && let Err(e) = score::record_deal(rules, hooks, state, events)
     {
         state.tables[t] = before;
+        state.game = game;
         events.truncate(mark);
         return Err(e.into());
     }
@@ -139,15 +148,18 @@ fn next_hand(
 
 pub(crate) struct TableCtx<'a> {
     pub rules: &'a Ruleset,
+    /// The game as of the action being played.
+    pub game: GameRef,
     pub seed: u64,
     pub deal: u32,
     pub table_index: u8,
 }
 
 impl TableCtx<'_> {
-    fn new<'a>(rules: &'a Ruleset, state: &State, t: usize) -> TableCtx<'a> {
+    fn new<'a>(rules: &'a Ruleset, state: &State, game: GameRef, t: usize) -> TableCtx<'a> {
         TableCtx {
             rules,
+            game,
             seed: state.seed,
             deal: state.deal_number,
             table_index: t as u8,
@@ -383,6 +395,7 @@ fn play(
             let knocker_role = 1 - r;
             let result = score::hand_result(
                 rules,
+                ctx.game,
                 table,
                 t,
                 knocker_role,
@@ -499,13 +512,13 @@ fn go_out(
         };
     } else {
         let own = melds::best_arrangement(&rules.melds, table.hands[1 - r]);
-        let result = score::hand_result(rules, table, t, r, &knock, &own, Vec::new());
+        let result = score::hand_result(rules, ctx.game, table, t, r, &knock, &own, Vec::new());
         end_hand(table, result, events);
     }
 }
 
 fn end_dead(ctx: &TableCtx, table: &mut Table, events: &mut Vec<Event>) {
-    let result = score::dead_result(ctx.rules, ctx.table_index);
+    let result = score::dead_result(ctx.rules, ctx.game, ctx.table_index);
     end_hand(table, result, events);
 }
 

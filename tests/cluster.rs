@@ -1,0 +1,275 @@
+//! The replay guard across real server processes: two instances sharing a real Redis server
+//! (started here on a free loopback port), one instance with the memory guard, and a clear
+//! refusal to start when Redis cannot be reached.
+//!
+//! Needs `redis-server` (Debian's package); without it these tests print "skipped: install
+//! redis-server", except under CI, where they fail.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+const SECRET: &str = "the cluster test's secret, over thirty-two bytes";
+const BIN: &str = env!("CARGO_BIN_EXE_gin-rules");
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
+/// A child process that is ended when the test ends, however it ends.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ready() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{what} did not come up"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A Redis server on a free loopback port, or `None` (skipped) when redis-server is missing.
+fn redis() -> Option<(Running, String)> {
+    let found = Command::new("redis-server")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        if std::env::var_os("CI").is_some() {
+            panic!("redis-server is missing (.ci/setup/redis.sh installs it)");
+        }
+        eprintln!("skipped: install redis-server (apt-get install redis-server) to run this test");
+        return None;
+    }
+    let port = free_port();
+    let child = Command::new("redis-server")
+        .args([
+            "--port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ])
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("redis-server starts");
+    let running = Running(child);
+    wait_until("redis-server", || {
+        TcpStream::connect(("127.0.0.1", port))
+            .and_then(|mut s| {
+                s.write_all(b"PING\r\n")?;
+                let mut buf = [0u8; 7];
+                s.read_exact(&mut buf)?;
+                Ok(&buf == b"+PONG\r\n")
+            })
+            .unwrap_or(false)
+    });
+    Some((running, format!("redis://127.0.0.1:{port}")))
+}
+
+/// A gin-rules server with seat keys and the given replay guard.
+fn server(guard: &str) -> (Running, String) {
+    let port = free_port();
+    let addr = format!("127.0.0.1:{port}");
+    let child = Command::new(BIN)
+        .args([
+            "serve",
+            "--addr",
+            &addr,
+            "--seat-keys",
+            "--replay-guard",
+            guard,
+            "--workers",
+            "2",
+        ])
+        .env("GIN_RULES_SECRET", SECRET)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("gin-rules starts");
+    let running = Running(child);
+    wait_until("gin-rules", || {
+        http(&addr, "GET", "/healthz", None, None).is_ok_and(|(s, _)| s == 200)
+    });
+    (running, addr)
+}
+
+/// One HTTP/1.1 request, `Connection: close`: the status and the JSON body.
+fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    key: Option<&str>,
+    body: Option<&Value>,
+) -> std::io::Result<(u16, Value)> {
+    let mut s = TcpStream::connect(addr)?;
+    s.set_read_timeout(Some(Duration::from_secs(20)))?;
+    let payload = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = key
+        .map(|k| format!("Authorization: Bearer {k}\r\n"))
+        .unwrap_or_default();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n{auth}Connection: close\r\n\r\n{payload}",
+        payload.len()
+    )?;
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw)?;
+    let text = String::from_utf8_lossy(&raw);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    Ok((status, serde_json::from_str(body).unwrap_or(Value::Null)))
+}
+
+fn post(addr: &str, path: &str, key: Option<&str>, body: &Value) -> (u16, Value) {
+    http(addr, "POST", path, key, Some(body)).expect("the server answers")
+}
+
+/// A new game: its state, the seat offered the upcard and each seat's key.
+fn deal(addr: &str) -> (Value, u64, Vec<String>) {
+    let (status, snap) = post(addr, "/v1/games", None, &json!({"ruleset": "standard"}));
+    assert_eq!(status, 201, "{snap}");
+    let keys = snap["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["key"].as_str().unwrap().to_string())
+        .collect();
+    (snap["state"].clone(), snap["to_act"][0].as_u64().unwrap(), keys)
+}
+
+/// `n` requests of one step at once, spread over `addrs`: the statuses.
+fn race(addrs: &[&str], n: usize, key: &str, body: &Value) -> Vec<u16> {
+    let barrier = Barrier::new(n);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n)
+            .map(|i| {
+                let addr = addrs[i % addrs.len()];
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    barrier.wait();
+                    post(addr, "/v1/games/step", Some(key), body).0
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a request thread"))
+            .collect()
+    })
+}
+
+fn count(statuses: &[u16], status: u16) -> usize {
+    statuses.iter().filter(|&&s| s == status).count()
+}
+
+#[test]
+fn two_instances_sharing_redis_accept_each_state_once() {
+    let Some((_redis, url)) = redis() else {
+        return;
+    };
+    let (_a, a) = server(&url);
+    let (_b, b) = server(&url);
+    let (s0, seat, keys) = deal(&a);
+    let key = keys[seat as usize].as_str();
+    let pass = json!({"seat": seat, "type": "pass"});
+    let (status, first) = post(&a, "/v1/games/step", Some(key), &json!({"state": s0, "action": pass}));
+    assert_eq!(status, 200, "{first}");
+
+    // The same state replayed on the other instance, with the same or another action.
+    for action in [pass.clone(), json!({"seat": seat, "type": "take_upcard"})] {
+        let (status, p) = post(&b, "/v1/games/step", Some(key), &json!({"state": s0, "action": action}));
+        assert_eq!((status, p["type"].as_str()), (409, Some("stale-state")), "{p}");
+    }
+    let (status, _) = post(&b, "/v1/games/view", Some(key), &json!({"state": s0, "seat": seat}));
+    assert_eq!(status, 409);
+
+    // 50 requests from the latest state at once, over both instances: exactly one wins.
+    let s1 = first["state"].clone();
+    let next = first["to_act"][0].as_u64().unwrap();
+    let body = json!({"state": s1, "action": {"seat": next, "type": "pass"}});
+    let statuses = race(&[&a, &b], 50, &keys[next as usize], &body);
+    assert_eq!(count(&statuses, 200), 1, "{statuses:?}");
+    assert_eq!(count(&statuses, 409), 49, "{statuses:?}");
+
+    // Another game is not affected by this one.
+    let (t0, seat, keys) = deal(&b);
+    let (status, _) = post(
+        &a,
+        "/v1/games/step",
+        Some(&keys[seat as usize]),
+        &json!({"state": t0, "action": {"seat": seat, "type": "pass"}}),
+    );
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn one_instance_with_the_memory_guard_accepts_each_state_once() {
+    let (_server, addr) = server("memory");
+    let (s0, seat, keys) = deal(&addr);
+    let body = json!({"state": s0, "action": {"seat": seat, "type": "pass"}});
+    let statuses = race(&[&addr], 50, &keys[seat as usize], &body);
+    assert_eq!(count(&statuses, 200), 1, "{statuses:?}");
+    assert_eq!(count(&statuses, 409), 49, "{statuses:?}");
+}
+
+#[test]
+fn an_unreachable_redis_stops_the_server_at_start_with_a_clear_error() {
+    let url = format!("redis://127.0.0.1:{}", free_port());
+    let out = Command::new(BIN)
+        .args(["serve", "--addr", &format!("127.0.0.1:{}", free_port())])
+        .args(["--seat-keys", "--replay-guard", &url])
+        .env("GIN_RULES_SECRET", SECRET)
+        .output()
+        .expect("gin-rules runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot reach") && err.contains(&url), "{err}");
+
+    for (args, needle) in [
+        (vec!["--replay-guard", "postgres://x"], "neither memory nor"),
+        (vec!["--replay-guard", "memory", "--replay-guard-expiry", "soon"], "duration"),
+    ] {
+        let out = Command::new(BIN)
+            .args(["serve", "--addr", &format!("127.0.0.1:{}", free_port())])
+            .args(args)
+            .output()
+            .expect("gin-rules runs");
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{err}");
+    }
+    // Seat keys without a secret.
+    let out = Command::new(BIN)
+        .args(["serve", "--addr", &format!("127.0.0.1:{}", free_port()), "--seat-keys"])
+        .env_remove("GIN_RULES_SECRET")
+        .output()
+        .expect("gin-rules runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("need a secret"));
+}
