@@ -3,8 +3,8 @@
 
 use gin_rules::cards::{Card, CardSet, parse_cards, set};
 use gin_rules::engine::{
-    Action, ActionKind, InvalidState, NewGame, Phase, Source, State, legal_actions,
-    new_game, step, validate, view,
+    Action, ActionKind, InvalidState, NewGame, Phase, Source, State, legal_actions, new_game, step,
+    validate, view,
 };
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::Target;
@@ -75,14 +75,17 @@ const DEFENDER: &str = "2C 3D 4H 8S TD 4S 8H 3C 2H 4D";
 
 /// Standard: seat 1 knocks with 1 (AD), seat 0 is to lay off.
 fn lay_off_state(v: &Variant) -> State {
-    let s = deal_deck(
-        v,
-        deck(KNOCKER, DEFENDER, "KD", "2D"),
-        Target::Points(100),
-    );
+    let s = deal_deck(v, deck(KNOCKER, DEFENDER, "KD", "2D"), Target::Points(100));
     let s = act(v, &s, 1, ActionKind::Pass);
     let s = act(v, &s, 0, ActionKind::Pass);
-    let s = act(v, &s, 1, ActionKind::Draw { from: Source::Stock });
+    let s = act(
+        v,
+        &s,
+        1,
+        ActionKind::Draw {
+            from: Source::Stock,
+        },
+    );
     act(
         v,
         &s,
@@ -125,10 +128,19 @@ fn knock_melds_must_be_real_and_disjoint() {
             "melds",
         ),
         // A card the knocker does not hold.
-        (vec![set("5S 6S 7S"), set("9H 9D 9C"), set("TC JC QC KC")], "melds"),
+        (
+            vec![set("5S 6S 7S"), set("9H 9D 9C"), set("TC JC QC KC")],
+            "melds",
+        ),
         // Not a meld.
-        (vec![set("5S 6S"), set("9H 9D 9C"), set("JC QC KC")], "melds"),
-        (vec![CardSet::EMPTY, set("9H 9D 9C"), set("JC QC KC")], "melds"),
+        (
+            vec![set("5S 6S"), set("9H 9D 9C"), set("JC QC KC")],
+            "melds",
+        ),
+        (
+            vec![CardSet::EMPTY, set("9H 9D 9C"), set("JC QC KC")],
+            "melds",
+        ),
     ];
     for (melds, words) in cases.drain(..) {
         let mut s = good.clone();
