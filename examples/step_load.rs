@@ -32,7 +32,12 @@ impl Conn {
         })
     }
 
-    fn post(&mut self, path: &str, key: Option<&str>, body: &Value) -> std::io::Result<(u16, Value)> {
+    fn post(
+        &mut self,
+        path: &str,
+        key: Option<&str>,
+        body: &Value,
+    ) -> std::io::Result<(u16, Value)> {
         let payload = body.to_string();
         let auth = key
             .map(|k| format!("Authorization: Bearer {k}\r\n"))
@@ -85,7 +90,10 @@ fn next_action(snap: &Value) -> Option<(u64, Value)> {
             return Some((seat, (*a).clone()));
         }
     }
-    if let Some(a) = legal.iter().find(|a| a["type"] == "draw" && a["from"] == "stock") {
+    if let Some(a) = legal
+        .iter()
+        .find(|a| a["type"] == "draw" && a["from"] == "stock")
+    {
         return Some((seat, (*a).clone()));
     }
     let phase = snap["views"][0]["phase"].as_str().unwrap_or("over");
@@ -111,7 +119,7 @@ fn drive(addr: &str, until: Instant) -> std::io::Result<Tally> {
         failures: 0,
         micros: Vec::new(),
     };
-    let mut timed = |conn: &mut Conn, path: &str, key: Option<&str>, body: &Value, t: &mut Tally| {
+    let timed = |conn: &mut Conn, path: &str, key: Option<&str>, body: &Value, t: &mut Tally| {
         let start = Instant::now();
         let r = conn.post(path, key, body);
         t.micros.push(start.elapsed().as_micros() as u32);
@@ -156,7 +164,10 @@ fn drive(addr: &str, until: Instant) -> std::io::Result<Tally> {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let addr = args.get(1).cloned().unwrap_or_else(|| "127.0.0.1:8080".into());
+    let addr = args
+        .get(1)
+        .cloned()
+        .unwrap_or_else(|| "127.0.0.1:8080".into());
     let connections: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(16);
     let seconds: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(10);
     let start = Instant::now();
@@ -167,7 +178,10 @@ fn main() {
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(std::io::Error::other("a driver panicked"))))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(std::io::Error::other("a driver panicked")))
+            })
             .collect()
     });
     let elapsed = start.elapsed().as_secs_f64();

@@ -6,10 +6,13 @@
 #   1. plain states: as many step requests per second as the server answers, latency percentiles;
 #   2. sealed states: the same;
 #   3. a fixed rate of $RATE requests per second (plain), for the p99 latency at that rate;
-# and the server's resident memory after the runs.
+# and the server's resident memory after the runs. Then seat-bound play against plain play with
+# examples/step_load.rs, which plays whole games (each step from the latest state, as a replay
+# guard needs): plain states, then seat keys with a Redis replay guard (redis-server started on
+# a free loopback port; skipped when redis-server is missing), and the ratio of the two.
 #
 # Environment: PORT (18080), DURATION (10s), CONNECTIONS (64), RATE (10000), WORKERS (one per core),
-# BIN (a server binary; default: cargo build --release).
+# GAME_CONNECTIONS (16, for step_load), BIN (a server binary; default: cargo build --release).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -56,11 +59,15 @@ if [[ -z "${BIN:-}" ]]; then
     cargo build --release --quiet
     BIN=target/release/gin-rules
 fi
+cargo build --release --quiet --example step_load
+DRIVER=target/release/examples/step_load
 
 start_server() {
-    # $1: secret or empty
-    if [[ -n "$1" ]]; then
-        GIN_RULES_SECRET="$1" RUST_LOG=warn "$BIN" serve --addr "$ADDR" ${WORKERS:+--workers "$WORKERS"} &
+    # $1: secret or empty; more arguments go to the server
+    local secret=$1
+    shift
+    if [[ -n "$secret" ]]; then
+        GIN_RULES_SECRET="$secret" RUST_LOG=warn "$BIN" serve --addr "$ADDR" ${WORKERS:+--workers "$WORKERS"} "$@" &
     else
         env -u GIN_RULES_SECRET RUST_LOG=warn "$BIN" serve --addr "$ADDR" ${WORKERS:+--workers "$WORKERS"} &
     fi
@@ -154,3 +161,41 @@ run_load "sealed state, fixed rate of $RATE req/s" "$WORK/sealed.json" "$RATE"
 echo
 echo "== server RSS after the sealed runs: $(rss)"
 stop_server
+
+# --- seat-bound play against plain play, whole games ---------------------------------------
+SECONDS_EACH=${DURATION%s}
+GAME_CONNECTIONS=${GAME_CONNECTIONS:-16}
+game_load() {
+    # $1: label
+    echo
+    echo "== $1 (step_load: $GAME_CONNECTIONS connections, ${SECONDS_EACH} s, one-hand games)"
+    "$DRIVER" "$ADDR" "$GAME_CONNECTIONS" "$SECONDS_EACH" | tee "$WORK/last.txt"
+}
+rate_of() { sed -n 's/^requests\/s: \([0-9]*\).*/\1/p' "$WORK/last.txt"; }
+
+start_server ""
+game_load "plain states, whole games"
+PLAIN_RATE=$(rate_of)
+stop_server
+
+if command -v redis-server >/dev/null 2>&1; then
+    REDIS_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no >/dev/null &
+    REDIS_PID=$!
+    trap 'kill "$REDIS_PID" 2>/dev/null || true; cleanup' EXIT
+    for _ in $(seq 1 50); do
+        redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    start_server "$SECRET" --seat-keys --replay-guard "redis://127.0.0.1:$REDIS_PORT"
+    game_load "seat keys + Redis replay guard, whole games"
+    GUARDED_RATE=$(rate_of)
+    stop_server
+    kill "$REDIS_PID" 2>/dev/null || true
+    echo
+    echo "== seat keys + Redis guard: $GUARDED_RATE requests/s against $PLAIN_RATE plain" \
+        "($(( 100 * GUARDED_RATE / (PLAIN_RATE > 0 ? PLAIN_RATE : 1) ))% of plain; goal: at least 75%)"
+else
+    echo
+    echo "== skipped the seat-key + Redis run: install redis-server"
+fi

@@ -160,7 +160,11 @@ fn deal(addr: &str) -> (Value, u64, Vec<String>) {
         .iter()
         .map(|s| s["key"].as_str().unwrap().to_string())
         .collect();
-    (snap["state"].clone(), snap["to_act"][0].as_u64().unwrap(), keys)
+    (
+        snap["state"].clone(),
+        snap["to_act"][0].as_u64().unwrap(),
+        keys,
+    )
 }
 
 /// `n` requests of one step at once, spread over `addrs`: the statuses.
@@ -198,15 +202,34 @@ fn two_instances_sharing_redis_accept_each_state_once() {
     let (s0, seat, keys) = deal(&a);
     let key = keys[seat as usize].as_str();
     let pass = json!({"seat": seat, "type": "pass"});
-    let (status, first) = post(&a, "/v1/games/step", Some(key), &json!({"state": s0, "action": pass}));
+    let (status, first) = post(
+        &a,
+        "/v1/games/step",
+        Some(key),
+        &json!({"state": s0, "action": pass}),
+    );
     assert_eq!(status, 200, "{first}");
 
     // The same state replayed on the other instance, with the same or another action.
     for action in [pass.clone(), json!({"seat": seat, "type": "take_upcard"})] {
-        let (status, p) = post(&b, "/v1/games/step", Some(key), &json!({"state": s0, "action": action}));
-        assert_eq!((status, p["type"].as_str()), (409, Some("stale-state")), "{p}");
+        let (status, p) = post(
+            &b,
+            "/v1/games/step",
+            Some(key),
+            &json!({"state": s0, "action": action}),
+        );
+        assert_eq!(
+            (status, p["type"].as_str()),
+            (409, Some("stale-state")),
+            "{p}"
+        );
     }
-    let (status, _) = post(&b, "/v1/games/view", Some(key), &json!({"state": s0, "seat": seat}));
+    let (status, _) = post(
+        &b,
+        "/v1/games/view",
+        Some(key),
+        &json!({"state": s0, "seat": seat}),
+    );
     assert_eq!(status, 409);
 
     // 50 requests from the latest state at once, over both instances: exactly one wins.
@@ -253,7 +276,10 @@ fn an_unreachable_redis_stops_the_server_at_start_with_a_clear_error() {
 
     for (args, needle) in [
         (vec!["--replay-guard", "postgres://x"], "neither memory nor"),
-        (vec!["--replay-guard", "memory", "--replay-guard-expiry", "soon"], "duration"),
+        (
+            vec!["--replay-guard", "memory", "--replay-guard-expiry", "soon"],
+            "duration",
+        ),
     ] {
         let out = Command::new(BIN)
             .args(["serve", "--addr", &format!("127.0.0.1:{}", free_port())])
@@ -266,7 +292,12 @@ fn an_unreachable_redis_stops_the_server_at_start_with_a_clear_error() {
     }
     // Seat keys without a secret.
     let out = Command::new(BIN)
-        .args(["serve", "--addr", &format!("127.0.0.1:{}", free_port()), "--seat-keys"])
+        .args([
+            "serve",
+            "--addr",
+            &format!("127.0.0.1:{}", free_port()),
+            "--seat-keys",
+        ])
         .env_remove("GIN_RULES_SECRET")
         .output()
         .expect("gin-rules runs");

@@ -185,7 +185,9 @@ async fn each_seat_plays_a_whole_match_with_its_own_key_and_sees_only_its_cards(
     assert_eq!(id.len(), 32);
 
     // A key of another game of this server.
-    let other = post_as(&app, "/v1/games", None, &json!({"seed": 5})).await.body;
+    let other = post_as(&app, "/v1/games", None, &json!({"seed": 5}))
+        .await
+        .body;
     let foreign = keys_of(&other)[&0].clone();
 
     let mut token = created["state"].clone();
@@ -230,7 +232,10 @@ async fn each_seat_plays_a_whole_match_with_its_own_key_and_sees_only_its_cards(
             }
             let peek = json!({"state": token, "seat": other_seat});
             let r = post_as(&app, "/v1/games/view", Some(key), &peek).await;
-            assert_eq!((r.status, r.body["type"].as_str()), (403, Some("forbidden-seat")));
+            assert_eq!(
+                (r.status, r.body["type"].as_str()),
+                (403, Some("forbidden-seat"))
+            );
             let r = post_as(&app, "/v1/games/view", None, &peek).await;
             assert_eq!(r.status, 401);
             // The other seat, with its own key, acting out of turn: its own actions only.
@@ -321,7 +326,10 @@ async fn as_seat_answers_as_that_seat_and_decks_are_refused() {
     assert_no_leak(&a.body, &open(A, &a.body["state"]), 1, "as_seat 1");
 
     let r = post_as(&app, "/v1/games", None, &json!({"as_seat": 2})).await;
-    assert_eq!((r.status, r.body["type"].as_str()), (422, Some("unknown-seat")));
+    assert_eq!(
+        (r.status, r.body["type"].as_str()),
+        (422, Some("unknown-seat"))
+    );
     for body in [
         json!({"deck": full_deck()}),
         json!({"decks": [full_deck()]}),
@@ -336,9 +344,7 @@ async fn as_seat_answers_as_that_seat_and_decks_are_refused() {
     }
     // Without seat keys an explicit deck is still dealt, and no keys are handed out.
     let plain = Client::new(true).await;
-    let (status, snap) = plain
-        .post("/v1/games", &json!({"deck": full_deck()}))
-        .await;
+    let (status, snap) = plain.post("/v1/games", &json!({"deck": full_deck()})).await;
     assert_eq!(status, 201);
     assert!(snap.get("seats").is_none());
     assert_eq!(snap["views"].as_array().unwrap().len(), 2);
@@ -365,7 +371,10 @@ async fn a_seed_deals_the_same_on_one_server_and_differently_under_another_secre
     // Nor is it the deal a plain server makes from that seed.
     let plain = Client::new(false).await;
     let (_, p) = plain.post("/v1/games", &req).await;
-    let plain_deal = json!([p["state"]["tables"][0]["hands"], p["state"]["tables"][0]["stock"]]);
+    let plain_deal = json!([
+        p["state"]["tables"][0]["hands"],
+        p["state"]["tables"][0]["stock"]
+    ]);
     assert_ne!(x, plain_deal);
     // Two games of one seed are two games: their ids and keys differ.
     let one = post_as(&a, "/v1/games", None, &req).await.body;
@@ -384,18 +393,51 @@ async fn the_memory_guard_refuses_older_states_and_changes_nothing() {
     let key = keys[&seat].as_str();
     let pass = json!({"seat": seat, "type": "pass"});
     let take = json!({"seat": seat, "type": "take_upcard"});
-    let first = post_as(&app, "/v1/games/step", Some(key), &json!({"state": s0, "action": pass})).await;
+    let first = post_as(
+        &app,
+        "/v1/games/step",
+        Some(key),
+        &json!({"state": s0, "action": pass}),
+    )
+    .await;
     assert_eq!(first.status, 200, "{}", first.text);
     // The same state again, with another action: the game has moved on.
-    for action in [&pass, &take, &json!({"seat": seat, "type": "discard", "card": "AS"})] {
-        let r = post_as(&app, "/v1/games/step", Some(key), &json!({"state": s0, "action": action})).await;
-        assert_eq!((r.status, r.body["type"].as_str()), (409, Some("stale-state")), "{}", r.text);
+    for action in [
+        &pass,
+        &take,
+        &json!({"seat": seat, "type": "discard", "card": "AS"}),
+    ] {
+        let r = post_as(
+            &app,
+            "/v1/games/step",
+            Some(key),
+            &json!({"state": s0, "action": action}),
+        )
+        .await;
+        assert_eq!(
+            (r.status, r.body["type"].as_str()),
+            (409, Some("stale-state")),
+            "{}",
+            r.text
+        );
     }
-    let r = post_as(&app, "/v1/games/view", Some(key), &json!({"state": s0, "seat": seat})).await;
+    let r = post_as(
+        &app,
+        "/v1/games/view",
+        Some(key),
+        &json!({"state": s0, "seat": seat}),
+    )
+    .await;
     assert_eq!(r.status, 409);
     // The latest state still plays: the refusals recorded nothing.
     let s1 = first.body["state"].clone();
-    let r = post_as(&app, "/v1/games/view", Some(key), &json!({"state": s1, "seat": seat})).await;
+    let r = post_as(
+        &app,
+        "/v1/games/view",
+        Some(key),
+        &json!({"state": s1, "seat": seat}),
+    )
+    .await;
     assert_eq!(r.status, 200);
     let next = open(A, &s1)["tables"][0]["phase"]["seat"].as_u64().unwrap();
     let r = post_as(
@@ -472,7 +514,10 @@ async fn a_rotated_secret_keeps_games_going_until_it_is_retired() {
         &json!({"state": sealed_with_a, "seat": 0}),
     )
     .await;
-    assert_eq!((r.status, r.body["type"].as_str()), (422, Some("tampered-state")));
+    assert_eq!(
+        (r.status, r.body["type"].as_str()),
+        (422, Some("tampered-state"))
+    );
     let (b_token, _, seat) = sealed_with_b.expect("a step under the rotation");
     let r = post_as(
         &under_b,
@@ -518,6 +563,8 @@ async fn without_seat_keys_every_snapshot_still_names_its_game() {
     .await;
     assert_eq!(a.status, 200);
     // as_seat reduces the answer there too.
-    let (_, one) = app.post("/v1/games", &json!({"seed": 4, "as_seat": 0})).await;
+    let (_, one) = app
+        .post("/v1/games", &json!({"seed": 4, "as_seat": 0}))
+        .await;
     assert_eq!(one["views"].as_array().unwrap().len(), 1);
 }

@@ -125,11 +125,15 @@ fn load_guard(args: &ServeArgs) -> anyhow::Result<Option<ReplayGuard>> {
     };
     let spec = spec.trim();
     if spec == "memory" {
-        let capacity = args.replay_guard_capacity.unwrap_or(guard::DEFAULT_CAPACITY);
+        let capacity = args
+            .replay_guard_capacity
+            .unwrap_or(guard::DEFAULT_CAPACITY);
         if capacity < 2 {
             bail!("--replay-guard-capacity must be at least 2");
         }
-        return Ok(Some(ReplayGuard::Memory(MemoryGuard::new(expiry, capacity))));
+        return Ok(Some(ReplayGuard::Memory(MemoryGuard::new(
+            expiry, capacity,
+        ))));
     }
     if spec.starts_with("redis://") || spec.starts_with("valkey://") {
         let url = spec.replacen("valkey://", "redis://", 1);
@@ -207,6 +211,12 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     let sealed = state.sealer.is_some();
     let seat_keys = state.seat_keys.is_some();
     let replay_guard = state.guard.as_ref().map(ReplayGuard::describe);
+    if replay_guard.is_some() && !sealed {
+        tracing::warn!(
+            "the replay guard without a secret guards honest clients only: a plain state's move \
+             can be edited"
+        );
+    }
     let rulesets = state.catalog.list().len();
     let origins = args.cors_origin.clone();
     let mut server = HttpServer::new(move || {
