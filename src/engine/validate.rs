@@ -193,22 +193,20 @@ fn check_table(rules: &Ruleset, t: &Table, index: usize, name_it: bool, p: &mut 
         },
         Phase::LayOff { seat, knock } => match (role_of(*seat), role_of(knock.knocker)) {
             (Some(d), Some(k)) if d != k => {
+                check_knock_melds(rules, &knock.melds, t.hands[k], &at, p);
                 let melded = knock.melds.iter().fold(CardSet::EMPTY, |a, &m| a.union(m));
-                if !melded.is_subset(t.hands[k])
-                    || knock
-                        .melds
-                        .iter()
-                        .any(|&m| !melds::is_meld(&rules.melds, m))
-                {
-                    p.push(format!(
-                        "{at}the knocker's melds are not melds from the knocker's hand"
-                    ));
-                }
                 let kd = rules.melds.value_of(t.hands[k].minus(melded));
                 if kd != knock.deadwood {
                     p.push(format!(
                         "{at}the knocker's deadwood is {kd}, not {}",
                         knock.deadwood
+                    ));
+                }
+                if knock.outcome == Outcome::Knock
+                    && t.knock_limit.is_none_or(|l| kd > u32::from(l))
+                {
+                    p.push(format!(
+                        "{at}a knock with deadwood {kd} is over the knock limit of this hand"
                     ));
                 }
                 let big = knock.outcome == Outcome::BigGin;
@@ -228,6 +226,49 @@ fn check_table(rules: &Ruleset, t: &Table, index: usize, name_it: bool, p: &mut 
                     "{at}the hand result lists the wrong number of seats"
                 ));
             }
+        }
+    }
+}
+
+/// The knocker's melds: real melds, disjoint, all from the knocker's hand (so no more of them
+/// than a hand holds, which bounds every lay-off search).
+fn check_knock_melds(
+    rules: &Ruleset,
+    shown: &[CardSet],
+    hand: CardSet,
+    at: &str,
+    p: &mut Vec<String>,
+) {
+    let smallest = u32::from(rules.melds.set_min.min(rules.melds.run_min).max(1));
+    let most = hand.len() / smallest;
+    if shown.len() > most as usize {
+        p.push(format!(
+            "{at}the knocker shows {} melds, but a hand of {} cards holds at most {most}",
+            shown.len(),
+            hand.len()
+        ));
+        return;
+    }
+    let mut melded = CardSet::EMPTY;
+    for &m in shown {
+        if !melded.is_disjoint(m) {
+            p.push(format!(
+                "{at}the knocker's melds share {}",
+                melded.intersect(m)
+            ));
+            return;
+        }
+        melded = melded.union(m);
+        if m.is_empty() || !m.is_subset(hand) || !melds::is_meld(&rules.melds, m) {
+            let what = if m.is_empty() {
+                "an empty meld".to_string()
+            } else {
+                m.to_string()
+            };
+            p.push(format!(
+                "{at}the knocker's melds must be melds from the knocker's hand: {what} is not"
+            ));
+            return;
         }
     }
 }
