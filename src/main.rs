@@ -1,6 +1,6 @@
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use gin_rules::{api, cli};
 
@@ -22,15 +22,18 @@ enum Command {
     Openapi,
     /// Check a ruleset file and the scripts beside it: its summary, or every error.
     Check(cli::check::CheckArgs),
-    /// Print the rules table of a ruleset (an id or a file), with options.
+    /// Print the rules table of a ruleset (an id or a file), with options; or list the rulesets.
     Rules(cli::rules::RulesArgs),
     /// Print the JSON Schema of ruleset files (rulesets/schema.json).
     Schema,
     /// Read hands of 10 or 11 cards, one per line, and print their least deadwood and best discards.
-    Analyze {
-        /// One JSON object per hand, as POST /v1/hands/analyze answers.
-        #[arg(long)]
-        json: bool,
+    Analyze(cli::analyze::AnalyzeArgs),
+    /// Print a generated document of docs/: the rules of the built-in rulesets, or the hook contexts.
+    Docs(cli::docs::DocsArgs),
+    /// Print a shell completion script (e.g. `gin-rules completions bash > ~/.local/share/bash-completion/completions/gin-rules`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
     },
 }
 
@@ -43,7 +46,17 @@ fn main() -> ExitCode {
         Some(Command::Check(args)) => cli::check::run(&args),
         Some(Command::Rules(args)) => cli::rules::run(&args),
         Some(Command::Schema) => cli::rules::print_schema(),
-        Some(Command::Analyze { json }) => cli::analyze::command(json),
+        Some(Command::Analyze(args)) => cli::analyze::command(&args),
+        Some(Command::Docs(args)) => cli::docs::run(&args),
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "gin-rules",
+                &mut std::io::stdout(),
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         None => api::server::run(&api::server::ServeArgs::default()),
     };
     match result {

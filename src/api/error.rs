@@ -40,8 +40,12 @@ pub enum ApiError {
     InvalidDeck(String),
     #[error("{0}")]
     InvalidHand(String),
-    #[error("there is no ruleset {0:?}: GET /v1/rulesets lists them")]
-    UnknownRuleset(String),
+    #[error("there is no ruleset {id:?}{}", lists_them(suggestion.as_deref()))]
+    UnknownRuleset {
+        id: String,
+        /// The nearest ruleset id, when the id looks like a typo of it.
+        suggestion: Option<String>,
+    },
     #[error("{0}")]
     UnknownOption(String),
     #[error("{0}")]
@@ -86,6 +90,13 @@ pub enum ApiError {
     Internal(String),
 }
 
+fn lists_them(suggestion: Option<&str>) -> String {
+    match suggestion {
+        Some(s) => format!("; did you mean {s:?}? GET /v1/rulesets lists them"),
+        None => ": GET /v1/rulesets lists them".into(),
+    }
+}
+
 impl ApiError {
     /// The stable problem `type` code.
     pub fn code(&self) -> &'static str {
@@ -94,7 +105,7 @@ impl ApiError {
             ApiError::InvalidCard(_) => "invalid-card",
             ApiError::InvalidDeck(_) => "invalid-deck",
             ApiError::InvalidHand(_) => "invalid-hand",
-            ApiError::UnknownRuleset(_) => "unknown-ruleset",
+            ApiError::UnknownRuleset { .. } => "unknown-ruleset",
             ApiError::UnknownOption(_) => "unknown-option",
             ApiError::IncompatibleOptions(_) => "incompatible-options",
             ApiError::InvalidRuleset { .. } => "invalid-ruleset",
@@ -123,7 +134,7 @@ impl ApiError {
             ApiError::InvalidCard(_) => "A card string is not a card",
             ApiError::InvalidDeck(_) => "The deck is not 52 distinct cards",
             ApiError::InvalidHand(_) => "The hand is not 10 or 11 distinct cards",
-            ApiError::UnknownRuleset(_) => "No ruleset with that id",
+            ApiError::UnknownRuleset { .. } => "No ruleset with that id",
             ApiError::UnknownOption(_) => "The ruleset does not offer that option",
             ApiError::IncompatibleOptions(_) => "Those options exclude each other",
             ApiError::InvalidRuleset { .. } => "The authored ruleset does not load",
@@ -291,7 +302,7 @@ impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
             ApiError::InvalidJson(_) => StatusCode::BAD_REQUEST,
-            ApiError::UnknownRuleset(_) | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::UnknownRuleset { .. } | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::MissingSeatKey(_) => StatusCode::UNAUTHORIZED,

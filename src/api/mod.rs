@@ -38,6 +38,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::engine::{self, GameRef, STATE_VERSION, State};
+use crate::rules::did_you_mean;
 use crate::ruleset::{RulesetRef, Seat};
 
 pub use crate::rules::{Catalog, ResolveError, RulesetError, Variant};
@@ -157,7 +158,14 @@ impl AppState {
 
     /// The variant a ruleset reference names.
     pub fn resolve(&self, r: &RulesetRef) -> Result<Arc<Variant>, ApiError> {
-        self.catalog.resolve(r).map_err(ApiError::from)
+        self.catalog.resolve(r).map_err(|e| match e {
+            ResolveError::UnknownRuleset(id) => ApiError::UnknownRuleset {
+                suggestion: did_you_mean(&id, self.catalog.ids().iter().map(String::as_str))
+                    .map(str::to_string),
+                id,
+            },
+            e => ApiError::from(e),
+        })
     }
 
     /// Reads a `state` sent by a client: opens a sealed token (or refuses a plain state when
@@ -241,7 +249,10 @@ pub struct StateInput(pub Box<RawValue>);
 impl From<ResolveError> for ApiError {
     fn from(e: ResolveError) -> ApiError {
         match e {
-            ResolveError::UnknownRuleset(id) => ApiError::UnknownRuleset(id),
+            ResolveError::UnknownRuleset(id) => ApiError::UnknownRuleset {
+                id,
+                suggestion: None,
+            },
             e @ ResolveError::UnknownOption { .. } => ApiError::UnknownOption(e.to_string()),
             ResolveError::IncompatibleOptions { reason, .. } => {
                 ApiError::IncompatibleOptions(reason)

@@ -462,7 +462,10 @@ pub fn example_error(code: &str) -> Option<ApiError> {
         "invalid-hand" => {
             ApiError::InvalidHand("a hand to analyze has 10 or 11 cards, not 9".into())
         }
-        "unknown-ruleset" => ApiError::UnknownRuleset("canasta".into()),
+        "unknown-ruleset" => ApiError::UnknownRuleset {
+            id: "canasta".into(),
+            suggestion: None,
+        },
         "unknown-option" => ApiError::UnknownOption(
             "the ruleset does not offer the option \"jokers\"".into(),
         ),

@@ -1,9 +1,11 @@
 //! `gin-rules analyze`: the least deadwood of hands read one per line.
 
 use std::io::{BufRead, BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use clap::Args;
 
 use crate::analysis::HandAnalysis;
 use crate::cards::Card;
@@ -18,13 +20,36 @@ pub struct Summary {
     pub failed: u64,
 }
 
-/// `gin-rules analyze [--json]`: stdin to stdout under the standard rules; failure if a line failed.
-pub fn command(json: bool) -> anyhow::Result<ExitCode> {
-    let summary = run(
+#[derive(Args, Clone, Debug)]
+pub struct AnalyzeArgs {
+    /// One JSON object per hand, as POST /v1/hands/analyze answers.
+    #[arg(long)]
+    pub json: bool,
+    /// The ruleset whose melds, card values and knock limit apply: an id or a ruleset file.
+    #[arg(long, default_value = "standard")]
+    pub ruleset: String,
+    /// An option of the ruleset (repeatable, applied in order).
+    #[arg(long = "option", value_name = "OPTION")]
+    pub options: Vec<String>,
+    /// Also load the rulesets of this directory.
+    #[arg(long, value_name = "DIR")]
+    pub rulesets: Option<PathBuf>,
+}
+
+/// `gin-rules analyze [--json] [--ruleset R]`: stdin to stdout under the ruleset's melds and its
+/// own knock limit (a limit a hook sets per hand, as Oklahoma's, is not known without a deal);
+/// failure if a line failed.
+pub fn command(args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
+    let catalog = super::rules::catalog(args.rulesets.as_deref())?;
+    let variant = super::rules::variant_from_arg(&catalog, &args.ruleset, &args.options)?;
+    let rules = &variant.ruleset;
+    let summary = run_with(
         std::io::stdin().lock(),
         std::io::stdout().lock(),
-        json,
-        &MeldRules::standard(),
+        std::io::stderr().lock(),
+        args.json,
+        &rules.melds,
+        rules.knock_limit,
     )?;
     Ok(if summary.failed == 0 {
         ExitCode::SUCCESS

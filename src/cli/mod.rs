@@ -1,4 +1,5 @@
 pub mod analyze;
 pub mod check;
+pub mod docs;
 pub mod play;
 pub mod rules;

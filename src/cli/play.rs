@@ -4,13 +4,12 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use serde::Serialize;
 
 use crate::bot;
 use crate::engine::{Event, NewGame, Outcome, State, apply, new_game};
 use crate::hooks::Hooks;
-use crate::rules::Catalog;
 use crate::ruleset::{Ruleset, RulesetRef, Target};
 
 #[derive(Args, Clone, Debug, Default)]
@@ -31,8 +30,11 @@ pub struct PlayArgs {
     #[arg(long, default_value = "standard")]
     pub ruleset: String,
     /// An option of the ruleset; repeat for several, applied in order.
-    #[arg(long = "option")]
+    #[arg(long = "option", value_name = "OPTION")]
     pub options: Vec<String>,
+    /// Also load the rulesets of this directory.
+    #[arg(long, value_name = "DIR")]
+    pub rulesets: Option<std::path::PathBuf>,
 }
 
 fn parse_target(s: &str) -> Result<Target, String> {
@@ -170,30 +172,20 @@ pub fn simulate(
     Ok(s)
 }
 
-pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
-    let catalog = Catalog::builtin();
-    let is_file = args.ruleset.ends_with(".yaml") || args.ruleset.ends_with(".yml");
-    let reference = if is_file {
-        let checked = catalog
-            .check_file(std::path::Path::new(&args.ruleset))
-            .map_err(|errors| {
-                let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-                anyhow::anyhow!("{} does not load:\n{}", args.ruleset, lines.join("\n"))
-            })?;
-        RulesetRef {
-            options: args.options.clone(),
-            ..checked.reference.clone()
-        }
+/// The progress rate as players read it: a whole number of games a second.
+pub fn rate_text(per_sec: f64) -> String {
+    let rate = if per_sec.is_finite() {
+        per_sec.max(0.0)
     } else {
-        RulesetRef {
-            id: args.ruleset.clone(),
-            options: args.options.clone(),
-            authored: None,
-        }
+        0.0
     };
-    let variant = catalog
-        .resolve(&reference)
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    format!("{rate:.0} games/s")
+}
+
+pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    let catalog = super::rules::catalog(args.rulesets.as_deref())?;
+    let variant = super::rules::variant_from_arg(&catalog, &args.ruleset, &args.options)?;
+    let reference = variant.reference.clone();
     if let Some(t) = args.target {
         variant
             .check_target(t)
@@ -204,9 +196,14 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let bar = if args.hands >= 10_000 {
         let bar = ProgressBar::new(args.hands);
         if let Ok(style) =
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games, {rate}, eta {eta}")
         {
-            bar.set_style(style);
+            bar.set_style(style.with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = w.write_str(&rate_text(state.per_sec()));
+                },
+            ));
         }
         bar
     } else {
@@ -278,4 +275,17 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rate_is_a_whole_number() {
+        assert_eq!(rate_text(48_123.456_7), "48123 games/s");
+        assert_eq!(rate_text(0.4), "0 games/s");
+        assert_eq!(rate_text(f64::INFINITY), "0 games/s");
+        assert_eq!(rate_text(f64::NAN), "0 games/s");
+    }
 }

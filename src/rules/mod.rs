@@ -44,7 +44,7 @@ pub use spec::schema_json;
 
 use hooks::Binding;
 use load::{Base, OptionEntry, Source, apply_hooks, base_of, build_ruleset, parse_source};
-use suggest::did_you_mean;
+pub use suggest::did_you_mean;
 
 /// One problem with a ruleset, at its place: `path:line:column: message`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

@@ -147,6 +147,34 @@ async fn unknown_rulesets_options_seats_and_targets() {
     assert_problem(status, &p, 404, "unknown-ruleset");
     let (status, p) = app.get("/v1/rulesets/canasta").await;
     assert_problem(status, &p, 404, "unknown-ruleset");
+    assert!(
+        !p["detail"].as_str().unwrap().contains("did you mean"),
+        "{p}"
+    );
+    for (path, body) in [
+        ("/v1/games", json!({"ruleset": "straigt-gin"})),
+        (
+            "/v1/hands/analyze",
+            json!({"ruleset": "straigt-gin", "cards": ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"]}),
+        ),
+    ] {
+        let (status, p) = app.post(path, &body).await;
+        assert_problem(status, &p, 404, "unknown-ruleset");
+        assert_eq!(
+            p["detail"],
+            "there is no ruleset \"straigt-gin\"; did you mean \"straight-gin\"? GET /v1/rulesets lists them",
+            "{path}"
+        );
+    }
+    let (status, p) = app.get("/v1/rulesets/Standard").await;
+    assert_problem(status, &p, 404, "unknown-ruleset");
+    assert!(
+        p["detail"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean \"standard\""),
+        "{p}"
+    );
     let (status, p) = app
         .post(
             "/v1/games",
