@@ -24,6 +24,46 @@ fn docs_rules_md_is_current() {
 }
 
 #[test]
+fn docs_hooks_md_is_current() {
+    check_page(Page::Hooks, "hooks");
+}
+
+/// The declaration docs/hooks.md is written from matches, key for key and type for type, every
+/// context the engine builds in real games of every built-in ruleset with each option.
+#[test]
+fn every_context_built_in_real_games_is_as_declared() {
+    use gin_rules::rules::contexts::context_of;
+    use gin_rules::rules::hooks::HookPoint;
+    use std::collections::BTreeSet;
+
+    let catalog = gin_rules::rules::Catalog::builtin();
+    let mut seen = BTreeSet::new();
+    for info in catalog.list() {
+        let mut forms = vec![vec![]];
+        forms.extend(info.options.iter().map(|o| vec![o.id.clone()]));
+        for options in forms {
+            let variant = catalog
+                .resolve(&gin_rules::ruleset::RulesetRef {
+                    id: info.id.clone(),
+                    options: options.clone(),
+                    authored: None,
+                })
+                .unwrap();
+            let contexts =
+                gin_rules::cli::hook_docs::sample_contexts(&variant, 3, 2, info.default_target)
+                    .unwrap();
+            for (point, ctx) in contexts {
+                if let Err(e) = context_of(point).check(&ctx) {
+                    panic!("{} {options:?}: {e}", info.id);
+                }
+                seen.insert(point);
+            }
+        }
+    }
+    assert_eq!(seen.len(), HookPoint::ALL.len(), "{seen:?}");
+}
+
+#[test]
 fn the_readme_points_nowhere_outside_the_repository() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut pages = vec![root.join("README.md")];

@@ -19,6 +19,8 @@ pub struct DocsArgs {
 pub enum Page {
     /// The rules of every built-in ruleset and option (docs/rules.md).
     Rules,
+    /// The context of every hook point, its decision and what the engine checks (docs/hooks.md).
+    Hooks,
 }
 
 impl Page {
@@ -26,6 +28,7 @@ impl Page {
     pub fn file(self) -> &'static str {
         match self {
             Page::Rules => "docs/rules.md",
+            Page::Hooks => "docs/hooks.md",
         }
     }
 
@@ -33,6 +36,7 @@ impl Page {
     pub fn render(self) -> anyhow::Result<String> {
         match self {
             Page::Rules => rules_markdown(&Catalog::builtin()),
+            Page::Hooks => super::hook_docs::hooks_markdown(),
         }
     }
 }

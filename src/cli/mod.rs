@@ -1,5 +1,6 @@
 pub mod analyze;
 pub mod check;
 pub mod docs;
+pub mod hook_docs;
 pub mod play;
 pub mod rules;

@@ -26,7 +26,7 @@
 //!
 //! Helper functions every script may call: `card_rank("TD")` → `"T"`, `card_suit("TD")` → `"D"`.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -120,6 +120,27 @@ impl fmt::Display for HookPoint {
 
 thread_local! {
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+    static OBSERVER: RefCell<Option<Observer>> = const { RefCell::new(None) };
+}
+
+type Observer = Box<dyn FnMut(HookPoint, &Map)>;
+
+/// Runs `run` with every hook context that [`ScriptHooks`] builds on this thread shown to
+/// `observe` first, whether or not a script is bound to its point: how `docs/hooks.md` and its
+/// test read the contexts of real deals.
+pub fn observe_contexts<R>(
+    observe: impl FnMut(HookPoint, &Map) + 'static,
+    run: impl FnOnce() -> R,
+) -> R {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            OBSERVER.with(|o| o.replace(None));
+        }
+    }
+    OBSERVER.with(|o| o.replace(Some(Box::new(observe))));
+    let _reset = Reset;
+    run()
 }
 
 fn sandbox() -> Engine {
@@ -516,6 +537,13 @@ impl ScriptHooks {
 
     /// Calls the script bound to `point` with `ctx`; `None` when nothing is bound.
     fn call(&self, point: HookPoint, ctx: Map) -> Option<Result<Dynamic, HookError>> {
+        OBSERVER.with(|o| {
+            if let Ok(mut o) = o.try_borrow_mut()
+                && let Some(observe) = o.as_mut()
+            {
+                observe(point, &ctx);
+            }
+        });
         let b = self.binding(point)?;
         let deadline = Instant::now() + MAX_CALL_TIME;
         let run = || {

@@ -19,6 +19,7 @@
 //! assert_eq!(variant.ruleset.knock_limit, Some(10));
 //! ```
 
+pub mod contexts;
 mod describe;
 pub mod hooks;
 mod load;

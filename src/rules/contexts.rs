@@ -1,0 +1,409 @@
+//! What the context of each hook point holds and what its decision must be, declared once:
+//! `docs/hooks.md` is written from it, `gin-rules check` reads its field names, and a test holds it
+//! against the contexts [`hooks`](super::hooks) really builds in real deals of every built-in
+//! ruleset (same keys, same types), so the declaration cannot drift from the builder.
+
+use rhai::{Dynamic, Map};
+
+use super::hooks::HookPoint;
+
+/// The type of a context value, as a script sees it.
+#[derive(Clone, Copy, Debug)]
+pub enum Ty {
+    Int,
+    Str,
+    Bool,
+    /// An integer, or `()` for none.
+    IntOrUnit,
+    /// A number of points, or the string `"single_hand"`.
+    Target,
+    /// An array of integers.
+    Ints,
+    /// A map from each rank (`"A"` ... `"K"`) to an integer.
+    RankValues,
+    /// An array of arrays of seats.
+    Sides,
+    /// A map with these fields.
+    Map(&'static [Field]),
+    /// An array of maps with these fields.
+    Maps(&'static [Field]),
+}
+
+/// One field of a context (or of a map inside it).
+#[derive(Clone, Copy, Debug)]
+pub struct Field {
+    pub name: &'static str,
+    pub ty: Ty,
+    pub doc: &'static str,
+}
+
+/// A hook point's context and decision.
+#[derive(Clone, Copy, Debug)]
+pub struct HookContext {
+    pub point: HookPoint,
+    /// When the engine calls it.
+    pub called: &'static str,
+    /// The fields of the context, `default` aside.
+    pub fields: &'static [Field],
+    /// `default`: what the plain data decides, in the shape of the decision.
+    pub default: Field,
+    /// What the hook returns.
+    pub returns: &'static str,
+    /// What the engine checks before it uses the decision.
+    pub checks: &'static str,
+}
+
+const fn f(name: &'static str, ty: Ty, doc: &'static str) -> Field {
+    Field { name, ty, doc }
+}
+
+const HAND_NUMBER: Field = f(
+    "hand_number",
+    Ty::Int,
+    "the deal of the match, counted from 0: 0 for the first hand, 1 for the second, ...",
+);
+const SEATS: Field = f("seats", Ty::Int, "the number of seats of the game");
+const TARGET: Field = f(
+    "target",
+    Ty::Target,
+    "the match target: a number of points, or `\"single_hand\"`",
+);
+const SIDES: Field = f(
+    "sides",
+    Ty::Sides,
+    "the sides of the match (`match_layout`'s decision): the seats of each, e.g. `[[0, 2], [1, 3]]`",
+);
+
+const DEAL: &[Field] = &[
+    f(
+        "upcard",
+        Ty::Str,
+        "the first upcard of the hand at this table, e.g. `\"TD\"`",
+    ),
+    f(
+        "upcard_rank",
+        Ty::Str,
+        "its rank: one of `A 2 3 4 5 6 7 8 9 T J Q K`",
+    ),
+    f("upcard_suit", Ty::Str, "its suit: one of `C D H S`"),
+    f(
+        "upcard_value",
+        Ty::Int,
+        "its value under the ruleset's card values",
+    ),
+    f(
+        "values",
+        Ty::RankValues,
+        "the value of every rank under the ruleset, e.g. `values.K` is 10",
+    ),
+    f("dealer", Ty::Int, "the seat that deals this table"),
+    HAND_NUMBER,
+    f(
+        "totals",
+        Ty::Ints,
+        "each seat's match total before this hand (index: seat)",
+    ),
+    SEATS,
+    f("hand_size", Ty::Int, "the cards dealt to each player"),
+];
+
+const LAYOUT: &[Field] = &[
+    f("sides", Ty::Sides, "the seats of each side"),
+    f("games", Ty::Int, "the games (score columns) played at once"),
+];
+
+const TABLE: &[Field] = &[
+    f("dealer", Ty::Int, "the seat that deals this table"),
+    f(
+        "players",
+        Ty::Ints,
+        "`[first to act, dealer's role]`: `players[0]` is offered the upcard first",
+    ),
+];
+
+const GAME: &[Field] = &[
+    f(
+        "points",
+        Ty::Ints,
+        "points toward the target per side (bonuses not included)",
+    ),
+    f("hands_won", Ty::Ints, "hands won in this game per side"),
+    f(
+        "closed",
+        Ty::Bool,
+        "a side has reached the target in this game: it takes no more points",
+    ),
+];
+
+const RESULT: &[Field] = &[
+    f("table", Ty::Int, "the table, from 0"),
+    f("dealer", Ty::Int, "the seat that dealt it"),
+    f("players", Ty::Ints, "`[first to act, dealer's role]`"),
+    f(
+        "outcome",
+        Ty::Str,
+        "`\"gin\"`, `\"big_gin\"`, `\"knock\"`, `\"undercut\"` or `\"dead\"`",
+    ),
+    f(
+        "winner",
+        Ty::IntOrUnit,
+        "the seat that scored; `()` for a dead hand",
+    ),
+    f(
+        "points",
+        Ty::Int,
+        "the points the winner scored, multiplier included; 0 for a dead hand",
+    ),
+    f("multiplier", Ty::Int, "the hand's score multiplier"),
+];
+
+const ENTRY: &[Field] = &[
+    f("game", Ty::Int, "the game (index into `games`)"),
+    f("side", Ty::Int, "the side (index into `sides`)"),
+    f("points", Ty::Int, "the points the side gets in that game"),
+];
+
+/// Every hook point's context, in the order of [`HookPoint::ALL`].
+pub const CONTEXTS: [HookContext; 6] = [
+    HookContext {
+        point: HookPoint::KnockLimit,
+        called: "once per table at each deal, after the upcard is turned",
+        fields: DEAL,
+        default: f(
+            "default",
+            Ty::IntOrUnit,
+            "the ruleset's own knock limit; `()` when it allows no knocking",
+        ),
+        returns: "the knock limit of this hand: an integer, or `()` for only gin",
+        checks: "an integer from 0 to the largest deadwood a hand can hold (or `()`)",
+    },
+    HookContext {
+        point: HookPoint::ScoreMultiplier,
+        called: "once per table at each deal, with the same context as `knock_limit`",
+        fields: DEAL,
+        default: f("default", Ty::Int, "1"),
+        returns: "the multiplier of every score of this hand, bonuses included",
+        checks: "an integer from 1 to 1000",
+    },
+    HookContext {
+        point: HookPoint::MatchLayout,
+        called: "once, when the match is created; the layout holds for the whole match",
+        fields: &[SEATS, TARGET],
+        default: f(
+            "default",
+            Ty::Map(LAYOUT),
+            "one side per seat (`[[0], [1], ...]`) and one game",
+        ),
+        returns: "`#{sides: [[0, 2], [1, 3]], games: 3}`; a key left out keeps the default's, and `()` keeps the default",
+        checks: "`games` from 1 to 8; every seat on exactly one side; no other key",
+    },
+    HookContext {
+        point: HookPoint::Seating,
+        called: "before each deal, the first included",
+        fields: &[
+            SEATS,
+            f(
+                "dealer",
+                Ty::Int,
+                "the dealer of this deal (for a team deal: the dealing team's first seat)",
+            ),
+            HAND_NUMBER,
+            SIDES,
+            f("games", Ty::Int, "the games (score columns) of the match"),
+        ],
+        default: f(
+            "default",
+            Ty::Maps(TABLE),
+            "one table: with two seats the dealer in the dealer's role and the other first; with more, the dealer deals to the next two seats and sits out",
+        ),
+        returns: "the tables of the deal: an array of `#{dealer, players}`; a seat at no table sits the deal out",
+        checks: "1 to seats / 2 tables (at least one); seats that exist; two different players per table; no seat at two tables",
+    },
+    HookContext {
+        point: HookPoint::RecordResult,
+        called: "once every table of the deal is over, dead tables included",
+        fields: &[
+            f(
+                "hand_number",
+                Ty::Int,
+                "the deal just played, counted from 0",
+            ),
+            TARGET,
+            SIDES,
+            f(
+                "games",
+                Ty::Maps(GAME),
+                "the match before this deal, one map per game",
+            ),
+            f("results", Ty::Maps(RESULT), "one map per table of the deal"),
+        ],
+        default: f(
+            "default",
+            Ty::Maps(ENTRY),
+            "each table's winner's side gets that table's points in the first open game",
+        ),
+        returns: "the entries to add: an array of `#{game, side, points}`; the engine adds them, counts a hand won for each entry above 0, closes the games a side has won and ends the match when every game is closed",
+        checks: "each `game` exists and is open, each `side` exists, `points` from 0 to 1000000",
+    },
+    HookContext {
+        point: HookPoint::NextDealer,
+        called: "after `record_result`, when the match goes on",
+        fields: &[
+            SEATS,
+            f("dealer", Ty::Int, "the dealer of the deal just played"),
+            HAND_NUMBER,
+            f(
+                "rule",
+                Ty::Str,
+                "the ruleset's dealer rule: `\"loser\"`, `\"winner\"`, `\"alternate\"` or `\"next_in_turn\"`",
+            ),
+            SIDES,
+            f(
+                "results",
+                Ty::Maps(RESULT),
+                "one map per table of the deal just played (as in `record_result`)",
+            ),
+        ],
+        default: f(
+            "default",
+            Ty::Int,
+            "the ruleset's rule applied to the first table that was not dead; the same dealer when every table was dead",
+        ),
+        returns: "the seat that deals next; the `seating` hook then places the players",
+        checks: "a seat of the game",
+    },
+];
+
+/// The declaration of `point`'s context.
+pub fn context_of(point: HookPoint) -> &'static HookContext {
+    &CONTEXTS[point.index()]
+}
+
+impl HookContext {
+    /// The names a script may read from the context, `default` included.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.fields
+            .iter()
+            .map(|f| f.name)
+            .chain(std::iter::once("default"))
+    }
+
+    /// Checks a context the engine built against this declaration: the same keys, each of its
+    /// declared type. The first difference, with its path.
+    pub fn check(&self, ctx: &Map) -> Result<(), String> {
+        let all: Vec<Field> = self
+            .fields
+            .iter()
+            .copied()
+            .chain(std::iter::once(self.default))
+            .collect();
+        check_map(self.point.name(), &all, ctx)
+    }
+}
+
+fn check_map(path: &str, fields: &[Field], m: &Map) -> Result<(), String> {
+    for k in m.keys() {
+        if !fields.iter().any(|f| f.name == k.as_str()) {
+            return Err(format!("{path}.{k} is built but not declared"));
+        }
+    }
+    for f in fields {
+        let here = format!("{path}.{}", f.name);
+        let v = m
+            .get(f.name)
+            .ok_or_else(|| format!("{here} is declared but not built"))?;
+        check_value(&here, f.ty, v)?;
+    }
+    Ok(())
+}
+
+fn check_value(path: &str, ty: Ty, v: &Dynamic) -> Result<(), String> {
+    let ints = |v: &Dynamic| {
+        v.clone()
+            .try_cast::<rhai::Array>()
+            .is_some_and(|a| a.iter().all(Dynamic::is_int))
+    };
+    let ok = match ty {
+        Ty::Int => v.is_int(),
+        Ty::Str => v.is_string(),
+        Ty::Bool => v.is_bool(),
+        Ty::IntOrUnit => v.is_int() || v.is_unit(),
+        Ty::Target => v.is_int() || v.clone().into_string().is_ok_and(|s| s == "single_hand"),
+        Ty::Ints => ints(v),
+        Ty::RankValues => v.clone().try_cast::<Map>().is_some_and(|m| {
+            m.len() == 13
+                && "A23456789TJQK"
+                    .chars()
+                    .all(|r| m.get(r.to_string().as_str()).is_some_and(Dynamic::is_int))
+        }),
+        Ty::Sides => v
+            .clone()
+            .try_cast::<rhai::Array>()
+            .is_some_and(|a| a.iter().all(ints)),
+        Ty::Map(fields) => {
+            let Some(m) = v.clone().try_cast::<Map>() else {
+                return Err(format!("{path} is a {}, not a map", v.type_name()));
+            };
+            return check_map(path, fields, &m);
+        }
+        Ty::Maps(fields) => {
+            let Some(a) = v.clone().try_cast::<rhai::Array>() else {
+                return Err(format!("{path} is a {}, not an array", v.type_name()));
+            };
+            for (i, item) in a.iter().enumerate() {
+                check_value(&format!("{path}[{i}]"), Ty::Map(fields), item)?;
+            }
+            return Ok(());
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("{path} is {v:?}, not {}", ty.name()))
+    }
+}
+
+impl Ty {
+    /// The type in a hook author's words.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ty::Int => "integer",
+            Ty::Str => "string",
+            Ty::Bool => "bool",
+            Ty::IntOrUnit => "integer or `()`",
+            Ty::Target => "integer or `\"single_hand\"`",
+            Ty::Ints => "array of integers",
+            Ty::RankValues => "map rank → integer",
+            Ty::Sides => "array of arrays of integers",
+            Ty::Map(_) => "map",
+            Ty::Maps(_) => "array of maps",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_declaration_per_point_in_order() {
+        for (i, p) in HookPoint::ALL.into_iter().enumerate() {
+            assert_eq!(CONTEXTS[i].point, p);
+            assert!(context_of(p).names().any(|n| n == "default"));
+        }
+    }
+
+    #[test]
+    fn a_context_that_differs_is_named() {
+        let c = context_of(HookPoint::NextDealer);
+        let mut m = Map::new();
+        m.insert("seats".into(), Dynamic::from(2_i64));
+        let e = c.check(&m).unwrap_err();
+        assert_eq!(e, "next_dealer.dealer is declared but not built");
+        m.insert("colour".into(), Dynamic::from(2_i64));
+        assert_eq!(
+            c.check(&m).unwrap_err(),
+            "next_dealer.colour is built but not declared"
+        );
+    }
+}
