@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# redis-server for the replay-guard tests (tests/cluster.rs starts it on a free loopback port).
+# redis-server for the replay-guard tests (tests/it/cluster.rs starts it on a free loopback port).
 set -euo pipefail
 if command -v redis-server >/dev/null 2>&1; then
     exit 0

@@ -9,7 +9,7 @@ use gin_rules::engine::{
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::{RulesetRef, StockEnd, Target};
 
-mod variants;
+use crate::variants;
 use variants::{option_subsets, variant};
 
 fn cards(s: &str) -> Vec<Card> {

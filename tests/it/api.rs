@@ -1,8 +1,5 @@
 //! The HTTP API through the real app (`actix_web::test::init_service`), one module per topic.
 
-#[path = "api/support.rs"]
-mod api_support;
-
 mod play {
     use serde_json::{Value, json};
 
@@ -364,7 +361,6 @@ mod leaks {
     }
 }
 
-#[path = "api/documents.rs"]
 mod documents;
 mod hands {
     use serde_json::json;
@@ -435,5 +431,4 @@ mod hands {
     }
 }
 
-#[path = "api/errors.rs"]
 mod errors;

@@ -1,8 +1,6 @@
 //! `gin-rules analyze` on seeded hands, each output line checked against the brute force.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use gin_rules::cards::Card;
 use gin_rules::cli::analyze::{Summary, run_with};
 use gin_rules::ruleset::MeldRules;

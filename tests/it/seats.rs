@@ -1,8 +1,7 @@
 //! Seat-bound play through the real app: seat keys, answers reduced to one seat, unpredictable
 //! decks, the memory replay guard, and key rotation across server restarts.
 
-#[path = "api/support.rs"]
-mod api_support;
+use crate::api_support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;

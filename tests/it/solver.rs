@@ -1,8 +1,6 @@
 //! The fast solver against the brute force of `common`, on seeded random hands.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use gin_rules::cards::{Card, CardSet};
 use gin_rules::melds::{
     analyze_discards, apply_lay_offs, best_arrangement, best_lay_off, going_out, least_deadwood,

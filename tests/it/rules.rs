@@ -9,7 +9,7 @@ use gin_rules::hooks::{DealInfo, HookError, Hooks};
 use gin_rules::rules::{Catalog, ResolveError, RulesetError, Variant};
 use gin_rules::ruleset::{AceRank, Ruleset, RulesetRef, Target};
 
-mod variants;
+use crate::variants;
 use variants::{option_subsets, reference};
 
 fn resolve(id: &str, options: &[&str]) -> Result<Arc<Variant>, ResolveError> {

@@ -1,6 +1,6 @@
 //! Golden snapshots, stored in the top-level `snapshots/` folder: the rules table of every
 //! built-in ruleset with every allowed option combination, and the scenario fixtures of
-//! `tests/scenarios/*.yaml` replayed move by move. Review changes with `cargo insta review`.
+//! `tests/it/scenarios/*.yaml` replayed move by move. Review changes with `cargo insta review`.
 
 use std::collections::BTreeMap;
 
@@ -14,14 +14,14 @@ use gin_rules::rules::{Catalog, RulesRow, Variant, rules_table};
 use gin_rules::ruleset::{RulesetRef, Seat, Target};
 use serde::{Deserialize, Serialize};
 
-mod variants;
+use crate::variants;
 use variants::option_subsets;
 
 /// Snapshots go to `<repo>/snapshots`, named without the test binary's module prefix.
 macro_rules! golden {
     ($($body:tt)*) => {
         insta::with_settings!({
-            snapshot_path => "../snapshots",
+            snapshot_path => "../../snapshots",
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, { $($body)* })

@@ -13,7 +13,7 @@ use gin_rules::hooks::{
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::Target;
 
-mod variants;
+use crate::variants;
 use variants::variant;
 
 fn start(v: &Variant, seed: u64, target: Target, dealer: Option<u8>) -> State {

@@ -9,7 +9,7 @@ use gin_rules::engine::{
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::Target;
 
-mod variants;
+use crate::variants;
 use variants::variant;
 
 fn cards(s: &str) -> Vec<Card> {

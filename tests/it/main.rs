@@ -1,0 +1,19 @@
+//! All integration tests in one binary (one link instead of one per file), a module per topic.
+
+mod api_support;
+mod common;
+mod variants;
+
+mod analyze_cli;
+mod api;
+mod cluster;
+mod docs;
+mod engine;
+mod engine_props;
+mod forms;
+mod rules;
+mod rules_engine;
+mod seats;
+mod snapshots;
+mod solver;
+mod state_checks;
