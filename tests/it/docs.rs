@@ -12,7 +12,7 @@ fn check_page(page: Page, name: &str) {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == fresh,
-        "{} is stale: run `cargo run -- docs {name} > {}` (or `UPDATE_DOCS=1 cargo test --test docs`)",
+        "{} is stale: run `cargo run -- docs {name} > {}` (or `UPDATE_DOCS=1 cargo test --test it docs::`)",
         page.file(),
         page.file()
     );
