@@ -19,7 +19,12 @@ pub struct Examples {
 
 /// The games the examples come from: enough forms for every event and phase to occur (the last
 /// plays Standard with the stock's end rule that no built-in ruleset uses).
-type Game = (&'static str, &'static [&'static str], Option<u32>, Option<StockEnd>);
+type Game = (
+    &'static str,
+    &'static [&'static str],
+    Option<u32>,
+    Option<StockEnd>,
+);
 const GAMES: [Game; 5] = [
     ("standard", &[], None, None),
     ("standard", &["classic-bonuses"], Some(100), None),
