@@ -40,7 +40,7 @@ pub enum ApiError {
     InvalidDeck(String),
     #[error("{0}")]
     InvalidHand(String),
-    #[error("there is no ruleset {id:?}{}", lists_them(suggestion.as_deref()))]
+    #[error("there is no ruleset {:?}{}", crate::rules::limits::shown(id), lists_them(suggestion.as_deref()))]
     UnknownRuleset {
         id: String,
         /// The nearest ruleset id, when the id looks like a typo of it.

@@ -115,9 +115,8 @@ pub async fn create(
                 .check(&authored.yaml, &authored.scripts)
                 .map_err(ApiError::invalid_ruleset)?;
             RulesetRef {
-                id: base.reference.id.clone(),
                 options: req.options,
-                authored: Some(authored),
+                ..base.reference.clone()
             }
         }
     };

@@ -336,7 +336,8 @@ fn examples() -> Vec<(&'static str, Value)> {
         (
             "Snapshot",
             json!({
-                "state": state, "game": game.clone(), "status": "in_progress", "to_act": [0],
+                "state": state, "game": game.clone(), "ruleset": {"id": "standard", "options": []},
+                "status": "in_progress", "to_act": [0],
                 "legal_actions": [{"seat": 0, "type": "take_upcard"}, {"seat": 0, "type": "pass"}],
                 "events": [{"type": "dealt", "table": 0, "deal": 0, "dealer": 1, "seats": [0, 1],
                             "upcard": "7H", "knock_limit": 10, "multiplier": 1}],

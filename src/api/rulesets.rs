@@ -17,6 +17,11 @@ pub struct RulesetDetail {
     /// The ruleset id.
     #[schema(example = "standard")]
     pub id: String,
+    /// Authored rulesets only: the SHA-256 (hex) of the YAML and scripts, as snapshots of games
+    /// dealt from it name it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "5f2b0c1e9a7d4c3b8e6f1a2d0c9b8a7e6f5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b")]
+    pub content_hash: Option<String>,
     /// The options in force, in the order applied.
     pub options: Vec<OptionInfo>,
     /// The options the ruleset offers.
@@ -34,6 +39,7 @@ impl RulesetDetail {
     fn of(variant: &Variant) -> RulesetDetail {
         RulesetDetail {
             id: variant.reference.id.clone(),
+            content_hash: variant.content_hash.map(|h| h.hex()),
             options: variant.options.clone(),
             allowed_options: variant.allowed_options.clone(),
             hooks: variant.hook_points.clone(),
@@ -43,7 +49,10 @@ impl RulesetDetail {
     }
 }
 
-/// An authored ruleset to check.
+/// An authored ruleset to check. Limits: YAML at most 64 KiB and nested at most 10 levels; at
+/// most 16 scripts of 64 KiB together, each named like `oklahoma.rhai` in at most 64 characters;
+/// at most 64 options and 64 hook bindings; texts at most 1 000 characters. An answer lists at
+/// most 50 problems, then counts the rest.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"yaml": "id: my-gin\nextends: standard\n", "scripts": {}}))]
@@ -130,12 +139,8 @@ pub async fn check(
         base
     } else {
         app.resolve(&RulesetRef {
-            id: base.reference.id.clone(),
             options: req.options,
-            authored: Some(crate::ruleset::AuthoredRuleset {
-                yaml: req.yaml,
-                scripts: req.scripts,
-            }),
+            ..base.reference.clone()
         })?
     };
     Ok(HttpResponse::Ok().json(RulesetDetail::of(&variant)))

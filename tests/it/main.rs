@@ -6,11 +6,13 @@ mod variants;
 
 mod analyze_cli;
 mod api;
+mod authored;
 mod cluster;
 mod docs;
 mod engine;
 mod engine_props;
 mod forms;
+mod fuzz_rules;
 mod rules;
 mod rules_engine;
 mod seats;
