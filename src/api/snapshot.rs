@@ -65,6 +65,7 @@ pub struct Snapshot {
     pub game: GameRef,
     /// The ruleset and options the game is played under.
     pub ruleset: RulesetName,
+    /// `in_progress`, or `match_over` once the match is decided.
     pub status: Status,
     /// Seats that may act now (every seat between hands, where any may deal the next hand).
     #[schema(value_type = Vec<u8>)]

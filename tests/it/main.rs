@@ -13,6 +13,7 @@ mod engine;
 mod engine_props;
 mod forms;
 mod fuzz_rules;
+mod fuzz_states;
 mod rules;
 mod rules_engine;
 mod seats;
