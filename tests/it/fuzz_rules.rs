@@ -24,11 +24,12 @@ use gin_rules::rules::limits::{MAX_ECHO, MAX_ERRORS, MAX_MESSAGE};
 
 use crate::api_support::*;
 
-/// Cases per test, `GIN_FUZZ_CASES` or a few dozen.
+/// Cases per test: `GIN_FUZZ_CASES` (or `FUZZ_CASES`, which the state fuzzer reads), else a few
+/// dozen.
 fn cases(default: u32) -> u32 {
-    std::env::var("GIN_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
+    ["GIN_FUZZ_CASES", "FUZZ_CASES"]
+        .iter()
+        .find_map(|k| std::env::var(k).ok()?.parse().ok())
         .unwrap_or(default)
 }
 
