@@ -208,6 +208,7 @@ impl ApiError {
             StepError::Illegal(e) => ApiError::illegal(&e, legal()),
             StepError::Hook(h) => ApiError::from(h),
             StepError::Deal(d) => ApiError::from(d),
+            StepError::Overflow(o) => ApiError::InvalidState(vec![o.to_string()]),
         }
     }
 

@@ -83,6 +83,23 @@ pub enum StepError {
     Hook(#[from] HookError),
     #[error(transparent)]
     Deal(#[from] DealError),
+    #[error(transparent)]
+    Overflow(#[from] Overflow),
+}
+
+/// A number of the state (from a request) so large that going on would overflow it: the
+/// state cannot have come from play.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0} is too large to go on with")]
+pub struct Overflow(pub &'static str);
+
+/// Adds, or names what would overflow.
+pub(crate) fn add_i64(a: i64, b: i64, what: &'static str) -> Result<i64, Overflow> {
+    a.checked_add(b).ok_or(Overflow(what))
+}
+
+pub(crate) fn mul_i64(a: i64, b: i64, what: &'static str) -> Result<i64, Overflow> {
+    a.checked_mul(b).ok_or(Overflow(what))
 }
 
 /// A new game that cannot be dealt.

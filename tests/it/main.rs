@@ -11,6 +11,7 @@ mod docs;
 mod engine;
 mod engine_props;
 mod forms;
+mod fuzz_states;
 mod gate;
 mod rules;
 mod rules_engine;
