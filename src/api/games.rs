@@ -111,7 +111,8 @@ fn json_answer(mut res: actix_web::HttpResponseBuilder, body: Vec<u8>) -> HttpRe
 
 /// Serialises an answer (on the engine's thread: a state may be large).
 pub(super) fn to_json(value: &impl serde::Serialize) -> Result<Vec<u8>, ApiError> {
-    serde_json::to_vec(value).map_err(|e| ApiError::Internal(format!("the answer does not serialise: {e}")))
+    serde_json::to_vec(value)
+        .map_err(|e| ApiError::Internal(format!("the answer does not serialise: {e}")))
 }
 
 fn deal(app: &AppState, req: NewGameRequest) -> Result<Vec<u8>, ApiError> {

@@ -9,13 +9,13 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use actix_web::HttpMessage as _;
 use actix_web::ResponseError as _;
 use actix_web::body::{EitherBody, MessageBody};
-use actix_web::http::header::{self, HeaderValue};
-use actix_web::http::Method;
-use actix_web::HttpMessage as _;
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::error::PayloadError;
+use actix_web::http::Method;
+use actix_web::http::header::{self, HeaderValue};
 use actix_web::middleware::Next;
 use actix_web::rt::time::{Sleep, sleep};
 use actix_web::web::{self, Bytes};
@@ -178,11 +178,14 @@ pub async fn body_gate(
         let error = ApiError::UnsupportedMediaType(
             "send the body as JSON with Content-Type: application/json".into(),
         );
-        return Ok(req.into_response(error.error_response()).map_into_right_body());
+        return Ok(req
+            .into_response(error.error_response())
+            .map_into_right_body());
     }
-    let timeout = req
-        .app_data::<web::Data<AppState>>()
-        .map_or_else(|| Limits::default().body_timeout, |a| a.limits().body_timeout);
+    let timeout = req.app_data::<web::Data<AppState>>().map_or_else(
+        || Limits::default().body_timeout,
+        |a| a.limits().body_timeout,
+    );
     let payload = req.take_payload();
     req.set_payload(Payload::Stream {
         payload: Box::pin(Deadline {

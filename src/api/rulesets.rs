@@ -111,7 +111,9 @@ pub async fn get(
         .gate
         .run(move || to_json(&RulesetDetail::of(&*work.resolve(&reference)?)))
         .await?;
-    Ok(HttpResponse::Ok().content_type(ContentType::json()).body(body))
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(body))
 }
 
 /// Checks an authored ruleset without dealing a game.
@@ -130,7 +132,9 @@ pub async fn check(
     let req = body.into_inner();
     let work = app.clone();
     let body = app.gate.run(move || check_authored(&work, req)).await?;
-    Ok(HttpResponse::Ok().content_type(ContentType::json()).body(body))
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(body))
 }
 
 fn check_authored(app: &AppState, req: CheckRequest) -> Result<Vec<u8>, ApiError> {

@@ -189,7 +189,10 @@ pub fn with_budget<R>(budget: Budget, run: impl FnOnce() -> R) -> R {
             operations_left: budget.operations,
         }))
     });
-    let _restore = Restore(before, PRINT_LINES_LEFT.with(|p| p.replace(MAX_PRINT_LINES)));
+    let _restore = Restore(
+        before,
+        PRINT_LINES_LEFT.with(|p| p.replace(MAX_PRINT_LINES)),
+    );
     run()
 }
 
@@ -301,11 +304,9 @@ fn check_string_size(ctx: &NativeCallContext, len: Option<usize>) -> RhaiResult<
     let max = ctx.engine().max_string_size();
     match len {
         Some(len) if max == 0 || len <= max => Ok(()),
-        _ => Err(EvalAltResult::ErrorDataTooLarge(
-            "Length of string".into(),
-            ctx.call_position(),
-        )
-        .into()),
+        _ => Err(
+            EvalAltResult::ErrorDataTooLarge("Length of string".into(), ctx.call_position()).into(),
+        ),
     }
 }
 
@@ -380,28 +381,44 @@ fn padded(
 fn guard_string_growth(e: &mut Engine) {
     e.register_fn(
         "replace",
-        |ctx: NativeCallContext, s: &mut ImmutableString, find: &str, with: &str| -> RhaiResult<()> {
+        |ctx: NativeCallContext,
+         s: &mut ImmutableString,
+         find: &str,
+         with: &str|
+         -> RhaiResult<()> {
             *s = replaced(&ctx, s, find, with)?;
             Ok(())
         },
     );
     e.register_fn(
         "replace",
-        |ctx: NativeCallContext, s: &mut ImmutableString, find: &str, with: char| -> RhaiResult<()> {
+        |ctx: NativeCallContext,
+         s: &mut ImmutableString,
+         find: &str,
+         with: char|
+         -> RhaiResult<()> {
             *s = replaced(&ctx, s, find, with.encode_utf8(&mut [0; 4]))?;
             Ok(())
         },
     );
     e.register_fn(
         "replace",
-        |ctx: NativeCallContext, s: &mut ImmutableString, find: char, with: &str| -> RhaiResult<()> {
+        |ctx: NativeCallContext,
+         s: &mut ImmutableString,
+         find: char,
+         with: &str|
+         -> RhaiResult<()> {
             *s = replaced(&ctx, s, find.encode_utf8(&mut [0; 4]), with)?;
             Ok(())
         },
     );
     e.register_fn(
         "replace",
-        |ctx: NativeCallContext, s: &mut ImmutableString, find: char, with: char| -> RhaiResult<()> {
+        |ctx: NativeCallContext,
+         s: &mut ImmutableString,
+         find: char,
+         with: char|
+         -> RhaiResult<()> {
             let with = with.to_string();
             *s = replaced(&ctx, s, find.encode_utf8(&mut [0; 4]), &with)?;
             Ok(())
@@ -428,14 +445,20 @@ fn guard_string_growth(e: &mut Engine) {
     }
     e.register_fn(
         "+",
-        |ctx: NativeCallContext, s: ImmutableString, item: Dynamic| -> RhaiResult<ImmutableString> {
+        |ctx: NativeCallContext,
+         s: ImmutableString,
+         item: Dynamic|
+         -> RhaiResult<ImmutableString> {
             let item = as_text(&ctx, item);
             joined(&ctx, &s, &item)
         },
     );
     e.register_fn(
         "+",
-        |ctx: NativeCallContext, item: Dynamic, s: ImmutableString| -> RhaiResult<ImmutableString> {
+        |ctx: NativeCallContext,
+         item: Dynamic,
+         s: ImmutableString|
+         -> RhaiResult<ImmutableString> {
             let item = as_text(&ctx, item);
             joined(&ctx, &item, &s)
         },
@@ -915,7 +938,11 @@ fn describe_eval_error(script: &str, e: &EvalAltResult, budget: Option<Budget>) 
         }
         EvalAltResult::ErrorTerminated(why, _) => match budget {
             Some(b) => budget_spent(b),
-            None if why.clone().into_string().is_ok_and(|w| w == OUT_OF_OPERATIONS) => {
+            None if why
+                .clone()
+                .into_string()
+                .is_ok_and(|w| w == OUT_OF_OPERATIONS) =>
+            {
                 format!("ran over its limit of {MAX_OPERATIONS} operations (an endless loop?)")
             }
             None => format!(

@@ -27,7 +27,12 @@ fn assert_problem(a: &Answer, status: u16, kind: &str) {
     assert_eq!(a.body["status"], status, "{}", a.text);
 }
 
-async fn post_typed<S, B>(app: &Client<S>, path: &str, content_type: Option<&str>, body: &str) -> Answer
+async fn post_typed<S, B>(
+    app: &Client<S>,
+    path: &str,
+    content_type: Option<&str>,
+    body: &str,
+) -> Answer
 where
     S: actix_web::dev::Service<
             actix_http::Request,
@@ -130,7 +135,8 @@ async fn app_service() -> impl actix_web::dev::Service<
 
 /// An authored ruleset whose YAML is about `bytes` long (a comment fills it).
 fn big_ruleset(bytes: usize) -> Value {
-    let head = "id: big-gin\nname: Big Gin\nsummary: Standard, with a long comment.\nextends: standard\n";
+    let head =
+        "id: big-gin\nname: Big Gin\nsummary: Standard, with a long comment.\nextends: standard\n";
     let yaml = format!("{head}# {}\n", "x".repeat(bytes - head.len() - 3));
     json!({"yaml": yaml, "scripts": {}})
 }
@@ -140,16 +146,26 @@ async fn a_deal_whose_state_would_not_fit_the_next_request_is_refused() {
     // Sealed, a 190 KB ruleset makes a token of over 250 KB: every step would be 413.
     let sealed = Client::new(true).await;
     let (status, p) = sealed
-        .post("/v1/games", &json!({"ruleset": big_ruleset(190_000), "seed": 1}))
+        .post(
+            "/v1/games",
+            &json!({"ruleset": big_ruleset(190_000), "seed": 1}),
+        )
         .await;
     assert_eq!(status, 422, "{}", short(&p.to_string()));
     assert_eq!(p["type"], "state-too-large");
-    assert!(p["detail"].as_str().unwrap().contains("262144"), "{}", short(&p.to_string()));
+    assert!(
+        p["detail"].as_str().unwrap().contains("262144"),
+        "{}",
+        short(&p.to_string())
+    );
 
     // Plain, the same ruleset fits, and the game goes on.
     let plain = Client::new(false).await;
     let (status, snap) = plain
-        .post("/v1/games", &json!({"ruleset": big_ruleset(190_000), "seed": 1}))
+        .post(
+            "/v1/games",
+            &json!({"ruleset": big_ruleset(190_000), "seed": 1}),
+        )
         .await;
     assert_eq!(status, 201, "{}", short(&snap.to_string()));
     let next = plain.step(&snap, &snap["legal_actions"][0]).await;
@@ -157,14 +173,20 @@ async fn a_deal_whose_state_would_not_fit_the_next_request_is_refused() {
 
     // Plain, 254 KB would leave no room for the action.
     let (status, p) = plain
-        .post("/v1/games", &json!({"ruleset": big_ruleset(254_000), "seed": 1}))
+        .post(
+            "/v1/games",
+            &json!({"ruleset": big_ruleset(254_000), "seed": 1}),
+        )
         .await;
     assert_eq!(status, 422, "{}", short(&p.to_string()));
     assert_eq!(p["type"], "state-too-large");
 
     // A small sealed ruleset deals as before.
     let (status, snap) = sealed
-        .post("/v1/games", &json!({"ruleset": big_ruleset(1_000), "seed": 1}))
+        .post(
+            "/v1/games",
+            &json!({"ruleset": big_ruleset(1_000), "seed": 1}),
+        )
         .await;
     assert_eq!(status, 201, "{}", short(&snap.to_string()));
 }
@@ -213,8 +235,8 @@ async fn the_hooks_of_a_request_share_one_budget() {
     // Each hook alone stays under the per-call limit of 100 000 operations; the two together
     // need more than the 100 000 this server gives a request.
     let ruleset = counting_ruleset(10_000);
-    let tight = client_with(state_with_secret(None).with_limits(limits_with_operations(100_000)))
-        .await;
+    let tight =
+        client_with(state_with_secret(None).with_limits(limits_with_operations(100_000))).await;
     let (status, snap) = tight
         .post(
             "/v1/games",
@@ -330,7 +352,10 @@ fn script_output_is_logged_at_debug_level_cut_and_capped() {
     assert_eq!(lines.len(), 21, "{log}");
     assert!(lines[20].contains("not logged"), "{log}");
     let printed = lines.iter().find(|l| l.contains("abcd")).unwrap();
-    assert!(printed.contains(&format!("{}...", "cd".repeat(99))), "{printed}");
+    assert!(
+        printed.contains(&format!("{}...", "cd".repeat(99))),
+        "{printed}"
+    );
     assert!(!printed.contains(&"cd".repeat(100)), "{printed}");
     assert!(log.len() < 20_000, "{} bytes of log", log.len());
 }
@@ -351,10 +376,7 @@ async fn strings_cannot_grow_past_the_limit() {
             "plus",
             "let a = \"a\";\n    a.pad(5000, \"a\");\n    let b = a + [a];",
         ),
-        (
-            "loop",
-            "let a = \"\";\n    loop { a += \"abcdefgh\"; }",
-        ),
+        ("loop", "let a = \"\";\n    loop { a += \"abcdefgh\"; }"),
         ("pad", "let a = \"\";\n    a.pad(100000, \"xyz\");"),
         ("pad-wide", "let a = \"\";\n    a.pad(8000, '\u{1F600}');"),
     ] {
@@ -427,7 +449,9 @@ async fn requests_that_wait_too_long_for_an_engine_thread_are_503() {
     .await;
     assert_eq!(res.status().as_u16(), 503);
     assert_eq!(
-        res.headers().get("retry-after").and_then(|v| v.to_str().ok()),
+        res.headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok()),
         Some("1")
     );
     // Health and the document never wait for engine work.
