@@ -27,6 +27,8 @@ pub mod seats;
 pub mod secrets;
 pub mod server;
 pub mod snapshot;
+mod spec_examples;
+mod spec_unions;
 
 use std::sync::Arc;
 
