@@ -2,12 +2,14 @@
 
 use std::collections::BTreeMap;
 
+use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::ruleset::{Ruleset, RulesetRef};
 
+use super::games::to_json;
 use super::{ApiError, AppState, Variant};
 use crate::rules::{HookInfo, OptionInfo, RulesRow, RulesetInfo, rules_table};
 
@@ -113,8 +115,14 @@ pub async fn get(
         options,
         authored: None,
     };
-    let variant = app.resolve(&reference)?;
-    Ok(HttpResponse::Ok().json(RulesetDetail::of(&variant)))
+    let work = app.clone();
+    let body = app
+        .gate
+        .run(move || to_json(&RulesetDetail::of(&*work.resolve(&reference)?)))
+        .await?;
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(body))
 }
 
 /// Checks an authored ruleset without dealing a game.
@@ -131,6 +139,14 @@ pub async fn check(
     body: web::Json<CheckRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
+    let work = app.clone();
+    let body = app.gate.run(move || check_authored(&work, req)).await?;
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(body))
+}
+
+fn check_authored(app: &AppState, req: CheckRequest) -> Result<Vec<u8>, ApiError> {
     let base = app
         .catalog
         .check(&req.yaml, &req.scripts)
@@ -143,5 +159,5 @@ pub async fn check(
             ..base.reference.clone()
         })?
     };
-    Ok(HttpResponse::Ok().json(RulesetDetail::of(&variant)))
+    to_json(&RulesetDetail::of(&variant))
 }

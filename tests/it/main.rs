@@ -14,6 +14,7 @@ mod engine_props;
 mod forms;
 mod fuzz_rules;
 mod fuzz_states;
+mod gate;
 mod rules;
 mod rules_engine;
 mod seats;
