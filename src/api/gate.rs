@@ -105,6 +105,7 @@ impl Gate {
         let budget = self.limits.script_budget;
         web::block(move || {
             let _permit = permit;
+            yield_to_workers();
             with_budget(budget, work)
         })
         .await
@@ -112,6 +113,34 @@ impl Gate {
             tracing::error!(error = %e, "engine work failed");
             ApiError::Internal("the engine work of this request failed".into())
         })?
+    }
+}
+
+/// The niceness of engine threads: when the CPUs are busy with engine work, the workers that
+/// answer `/healthz` and read requests (niceness 0) still get them at once.
+pub const ENGINE_NICENESS: i32 = 10;
+
+/// Lowers the priority of the calling (engine) thread to [`ENGINE_NICENESS`], once per thread.
+fn yield_to_workers() {
+    #[cfg(target_os = "linux")]
+    {
+        thread_local! {
+            static LOWERED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        }
+        if !LOWERED.with(|l| l.replace(true)) {
+            // SAFETY: setpriority and gettid take plain integers and touch no memory of ours;
+            // on Linux, PRIO_PROCESS with a thread id sets that thread's niceness alone.
+            let r = unsafe {
+                libc::setpriority(
+                    libc::PRIO_PROCESS,
+                    libc::gettid() as libc::id_t,
+                    ENGINE_NICENESS,
+                )
+            };
+            if r != 0 {
+                tracing::debug!("engine thread niceness unchanged");
+            }
+        }
     }
 }
 

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Abuse test: the release server with 2 workers takes the worst-case requests of issue 10 (lay-off
+# states with repeated melds, thousands of options, a 200 KB script name, costly loops, print
+# floods and string growth in every hook, big authored YAML, non-JSON bodies, bodies that trickle
+# in), 8 in flight, while /healthz is probed every 10 ms. Prints each case's answers and times
+# and the health latencies (p50, p99, max); exits non-zero when /healthz ever took over 50 ms, a
+# case got a 5xx other than 503 server-busy or an answer it should not, or the server died.
+#
+# Environment: PORT (a free one), DURATION (seconds of abuse, 20), IN_FLIGHT (8), WORKERS (2),
+# BIN (a server binary; default: cargo build --release).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+PORT=${PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
+DURATION=${DURATION:-20}
+IN_FLIGHT=${IN_FLIGHT:-8}
+WORKERS=${WORKERS:-2}
+ADDR="127.0.0.1:$PORT"
+LOG=$(mktemp)
+SERVER_PID=""
+
+cleanup() {
+    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    rm -f "$LOG"
+}
+trap cleanup EXIT
+
+if [[ -z "${BIN:-}" ]]; then
+    cargo build --release --quiet
+    BIN=target/release/gin-rules
+fi
+
+RUST_LOG=warn "$BIN" serve --addr "$ADDR" --workers "$WORKERS" >"$LOG" 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 100); do
+    curl -sf "http://$ADDR/healthz" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+if ! curl -sf "http://$ADDR/healthz" >/dev/null; then
+    echo "the server did not start:" >&2
+    cat "$LOG" >&2
+    exit 1
+fi
+rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$SERVER_PID/status"; }
+echo "== $BIN serve --workers $WORKERS ($(nproc) cores), RSS at start $(rss)"
+
+status=0
+python3 scripts/abuse.py "http://$ADDR" --duration "$DURATION" --in-flight "$IN_FLIGHT" || status=$?
+
+if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+    echo "FAILED: the server died" >&2
+    cat "$LOG" >&2
+    exit 1
+fi
+echo "== RSS after the abuse $(rss)"
+if grep -q "panicked" "$LOG"; then
+    echo "FAILED: the server logged a panic:" >&2
+    grep -A3 "panicked" "$LOG" >&2
+    exit 1
+fi
+exit "$status"
