@@ -89,6 +89,7 @@ pub fn document() -> Value {
     add_examples(&mut doc);
     add_real_examples(&mut doc);
     super::spec_unions::name_variants(&mut doc, &["Action"]);
+    super::spec_unions::lift_descriptions(&mut doc);
     add_error_responses(&mut doc);
     // OpenAPI 3.1 names a license by its SPDX expression (generators ask for it).
     doc["info"]["license"]["identifier"] = json!("MIT OR Apache-2.0");

@@ -180,6 +180,9 @@ fn write_union(
         if closed {
             variant["additionalProperties"] = json!(false);
         }
+        if let Some(property) = variant.pointer_mut(&format!("/properties/{tag}")) {
+            property["description"] = json!(format!("Always `{value}`: which {union} this is."));
+        }
         if let Some(example) = examples.iter().find(|e| e.get(&tag) == Some(&json!(value))) {
             variant["examples"] = json!([example]);
         }
@@ -239,4 +242,35 @@ fn pascal(snake: &str) -> String {
                 .unwrap_or_default()
         })
         .collect()
+}
+
+/// A property that is a nullable reference carries its description on the reference, inside
+/// `oneOf`; generators read it on the property. Lifts it there.
+pub fn lift_descriptions(doc: &mut Value) {
+    let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    for schema in schemas.values_mut() {
+        let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        for property in properties.values_mut() {
+            if property.get("description").is_some() {
+                continue;
+            }
+            let inner = ["oneOf", "allOf", "anyOf"].iter().find_map(|k| {
+                property
+                    .get(*k)?
+                    .as_array()?
+                    .iter()
+                    .find_map(|item| item.get("description").cloned())
+            });
+            if let Some(description) = inner {
+                property["description"] = description;
+            }
+        }
+    }
 }

@@ -41,6 +41,7 @@ pub enum Event {
         /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
+        /// The upcard taken.
         card: Card,
     },
     /// A player declined the upcard (or the last discard).
@@ -71,6 +72,7 @@ pub enum Event {
         /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
+        /// The card discarded.
         card: Card,
     },
     /// The discard pile, all but its top card, was shuffled into a new stock.
