@@ -10,6 +10,7 @@ use crate::ruleset::Seat;
 pub struct Action {
     /// The seat that acts.
     #[schema(value_type = u8)]
+    #[serde(deserialize_with = "crate::whole::u8")]
     pub seat: Seat,
     #[serde(flatten)]
     pub kind: ActionKind,
@@ -56,7 +57,11 @@ pub enum Source {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct LayOffCard {
     pub card: Card,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::whole::option_usize"
+    )]
     pub onto: Option<usize>,
 }
 

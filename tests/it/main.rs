@@ -6,6 +6,7 @@ mod variants;
 
 mod analyze_cli;
 mod api;
+mod balancer;
 mod cluster;
 mod docs;
 mod engine;
