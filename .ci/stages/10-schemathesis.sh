@@ -92,11 +92,12 @@ run() {
     echo "== schemathesis, $label: $examples cases per operation and phase, seed $SEED"
     start=$(date +%s)
     status=0
-    timeout 900 "$ST" --config-file "$WORK/schemathesis.toml" run "http://$ADDR/openapi.json" \
+    # From $WORK: schemathesis keeps a cache in the working directory.
+    (cd "$WORK" && timeout 900 "$ST" --config-file "$WORK/schemathesis.toml" run "http://$ADDR/openapi.json" \
         --phases examples,coverage,fuzzing,stateful \
         --max-examples "$examples" --seed "$SEED" --workers 2 \
         --generation-database none --request-timeout 30 --no-color \
-        >"$WORK/$label.txt" 2>&1 || status=$?
+        >"$WORK/$label.txt" 2>&1) || status=$?
     # The summary, and every failure in full when there are any.
     if [[ $status -ne 0 ]]; then
         cat "$WORK/$label.txt"
