@@ -228,15 +228,17 @@ fn guard_down(e: guard::GuardError) -> ApiError {
     )
 }
 
-/// A plain state is checked against its ruleset, and its match target against the targets a deal
-/// of that ruleset (with its options) may have.
+/// A plain state is checked against its ruleset and hooks, and its match target against the
+/// options: a target an option refuses is never dealt.
 fn check_plain_state(variant: &Variant, state: &State) -> Result<(), ApiError> {
-    let mut problems = match engine::validate(&variant.ruleset, state) {
+    let mut problems = match engine::validate(&variant.ruleset, variant.hooks.as_ref(), state) {
         Ok(()) => Vec::new(),
         Err(e) => e.problems,
     };
-    if let Err(e) = variant.check_target(state.target) {
-        problems.push(format!("no game is dealt with this target: {e}"));
+    if let Err(ResolveError::IncompatibleOptions { reason, .. }) =
+        variant.check_target(state.target)
+    {
+        problems.push(format!("no game is dealt with this target: {reason}"));
     }
     if problems.is_empty() {
         Ok(())

@@ -302,8 +302,8 @@ async fn inconsistent_plain_states_are_invalid_state() {
         ("old", old, "version"),
         ("seats", seats, "seats"),
         ("card", card, ""),
-        ("target 0", target_zero, "target"),
-        ("target 175", target_unplayed, "target"),
+        ("target 0", target_zero, "played to 0"),
+        ("target 175", target_unplayed, "played to 175"),
         ("a number", json!(42), ""),
         ("an array", json!([1, 2]), ""),
     ] {
