@@ -858,7 +858,7 @@ mod tests {
                         t == "integer"
                             || t.as_array().is_some_and(|a| a.contains(&json!("integer")))
                     };
-                    if m.get("type").is_some_and(typed) {
+                    if m.get("type").is_some_and(typed) && m.contains_key("format") {
                         out.push((at.clone(), v));
                     }
                     for (k, v) in m {
