@@ -164,6 +164,8 @@ fn sandbox() -> Engine {
     e.set_max_functions(256);
     e.set_max_variables(256);
     e.set_strict_variables(true);
+    // A misspelt context field is an error with its name, not a silent `()`.
+    e.set_fail_on_invalid_map_property(true);
     e.disable_symbol("eval");
     e.on_print(|s| tracing::info!(target: "gin_rules::script", "{s}"));
     e.on_debug(|s, source, pos| {
@@ -562,7 +564,10 @@ impl ScriptHooks {
         };
         let result = match catch_unwind(AssertUnwindSafe(run)) {
             Ok(Ok(v)) => Ok(v),
-            Ok(Err(e)) => Err(hook_error(point, describe_eval_error(&b.script.name, &e))),
+            Ok(Err(e)) => Err(hook_error(
+                point,
+                describe_eval_error(point, &b.script.name, &e),
+            )),
             Err(_) => {
                 DEADLINE.with(|d| d.set(None));
                 Err(hook_error(point, format!("{} crashed", b.script.name)))
@@ -603,7 +608,7 @@ impl ScriptHooks {
 }
 
 /// A script failure in a player's words, with the script and position.
-fn describe_eval_error(script: &str, e: &EvalAltResult) -> String {
+fn describe_eval_error(point: HookPoint, script: &str, e: &EvalAltResult) -> String {
     let pos = e.position();
     let at = match (pos.line(), pos.position()) {
         (Some(l), Some(c)) => format!("{script}:{l}:{c}: "),
@@ -621,11 +626,21 @@ fn describe_eval_error(script: &str, e: &EvalAltResult) -> String {
         EvalAltResult::ErrorStackOverflow(_) => {
             format!("called functions more than {MAX_CALL_LEVELS} deep (runaway recursion?)")
         }
+        EvalAltResult::ErrorPropertyNotFound(name, _) => {
+            let context = super::contexts::context_of(point);
+            match did_you_mean(name, context.names()) {
+                Some(known) => format!("no field `{name}`; did you mean `{known}`?"),
+                None => format!(
+                    "no field `{name}` (the {point} context has: {})",
+                    context.names().collect::<Vec<_>>().join(", ")
+                ),
+            }
+        }
         EvalAltResult::ErrorDataTooLarge(what, _) => format!(
             "{what} over its limit (strings {MAX_STRING} bytes, arrays {MAX_ARRAY}, maps {MAX_MAP})"
         ),
         EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => {
-            return describe_eval_error(script, inner);
+            return describe_eval_error(point, script, inner);
         }
         other => other.to_string(),
     };

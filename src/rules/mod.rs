@@ -626,7 +626,22 @@ impl Catalog {
             yaml: yaml.to_string(),
             scripts: scripts.clone(),
         };
-        let (_, source) = self.authored_source(&authored)?;
+        let (_, source) = match self.authored_source(&authored) {
+            Ok(found) => found,
+            Err(mut errors) => {
+                // The checks after parsing, on what parses, so one pass reports everything.
+                let rest = load::without_schema_errors(yaml);
+                if rest != yaml
+                    && let Err(more) = self.check(&rest, scripts)
+                {
+                    errors.extend(more);
+                    let mut seen = BTreeSet::new();
+                    errors.retain(|e| seen.insert(e.clone()));
+                    errors.sort_by_key(|e| (e.path.clone(), e.line, e.column));
+                }
+                return Err(errors);
+            }
+        };
         self.check_source(&source)?;
         let reference = RulesetRef {
             id: source.id().to_string(),
