@@ -235,8 +235,14 @@ fn blank_entry(text: &mut String, line: u32) -> bool {
         return false;
     }
     let own = indent(lines[first]);
+    let explicit_key = lines[first].trim_start().starts_with("? ");
     let mut end = first + 1;
-    while end < lines.len() && (!content(lines[end]) || indent(lines[end]) > own) {
+    let nested = |l: &str| {
+        !content(l)
+            || indent(l) > own
+            || (explicit_key && indent(l) == own && l.trim_start().starts_with(':'))
+    };
+    while end < lines.len() && nested(lines[end]) {
         end += 1;
     }
     for l in &mut lines[first..end] {

@@ -565,7 +565,9 @@ impl Catalog {
             return entry;
         }
         let authored = authored();
-        let loaded = self.load_authored(&authored, hash).map_err(limits::bounded);
+        let loaded = self
+            .load_authored(&authored, hash)
+            .map_err(|e| limits::bounded(without_option_repeats(e)));
         let entry = Arc::new(Entry { authored, loaded });
         self.authored.insert(hash, entry.clone());
         entry
@@ -661,17 +663,19 @@ impl Catalog {
             Ok(l) => Ok(l.plain.clone()),
             Err(errors) => {
                 // The checks after parsing, on what parses, so one pass reports everything.
-                let mut errors = errors.clone();
                 let rest = load::without_schema_errors(yaml);
-                if rest != yaml
-                    && let Err(more) = self.check(&rest, scripts)
-                {
-                    errors.extend(more);
-                    let mut seen = BTreeSet::new();
-                    errors.retain(|e| seen.insert(e.clone()));
-                    errors.sort_by_key(|e| (e.path.clone(), e.line, e.column));
+                if rest == yaml {
+                    return Err(errors.clone());
                 }
-                Err(limits::bounded(without_option_repeats(errors)))
+                match self.check(&rest, scripts) {
+                    Err(more) => {
+                        let mut errors = errors.clone();
+                        errors.extend(more);
+                        errors.sort_by_key(|e| (e.path.clone(), e.line, e.column));
+                        Err(limits::bounded(errors))
+                    }
+                    Ok(_) => Err(errors.clone()),
+                }
             }
         }
     }
