@@ -133,14 +133,6 @@ async fn app_service() -> impl actix_web::dev::Service<
     .await
 }
 
-/// An authored ruleset whose YAML is about `bytes` long (a comment fills it).
-fn big_ruleset(bytes: usize) -> Value {
-    let head =
-        "id: big-gin\nname: Big Gin\nsummary: Standard, with a long comment.\nextends: standard\n";
-    let yaml = format!("{head}# {}\n", "x".repeat(bytes - head.len() - 3));
-    json!({"yaml": yaml, "scripts": {}})
-}
-
 #[actix_web::test]
 async fn a_deal_whose_state_would_not_fit_the_next_request_is_refused() {
     use gin_rules::api::gate::{STATE_ROOM, check_state_fits};
