@@ -133,44 +133,73 @@ async fn app_service() -> impl actix_web::dev::Service<
     .await
 }
 
-#[actix_web::test]
-async fn a_deal_whose_state_would_not_fit_the_next_request_is_refused() {
-    use gin_rules::api::gate::{STATE_ROOM, check_state_fits};
-    use gin_rules::api::snapshot::StateOutput;
-    // The ruleset limits keep every authored game playable: the largest YAML and scripts a
-    // ruleset may have deal sealed, and the game goes on.
-    let script = format!("// {}\n", "x".repeat(65_536 - 4));
-    let yaml_head =
-        "id: big-gin\nname: Big Gin\nsummary: Standard, with long comments.\nextends: standard\n";
-    let yaml = format!(
-        "{yaml_head}# {}\n",
-        "x".repeat(65_536 - yaml_head.len() - 3)
-    );
-    let biggest = json!({"yaml": yaml, "scripts": {"notes.rhai": script}});
-    let sealed = Client::new(true).await;
-    let (status, snap) = sealed
-        .post("/v1/games", &json!({"ruleset": biggest, "seed": 1}))
-        .await;
-    if status == 201 {
-        let next = sealed.step(&snap, &snap["legal_actions"][0]).await;
-        assert_eq!(next["status"], "in_progress");
-    } else {
-        // Refused by the ruleset limits (an unused script), never by a state that cannot go on.
-        assert_eq!(status, 422, "{}", short(&snap.to_string()));
-        assert_eq!(
-            snap["type"],
-            "invalid-ruleset",
-            "{}",
-            short(&snap.to_string())
+/// An authored ruleset that takes about `bytes` of JSON: comments of `"`, which JSON doubles, in
+/// the YAML and then in a script, each within the limits of an authored ruleset (64 KiB).
+fn big_ruleset(bytes: usize) -> Value {
+    let head =
+        "id: big-gin\nname: Big Gin\nsummary: Standard, with a long comment.\nextends: standard\n";
+    let quotes = bytes / 2;
+    let in_yaml = quotes.min(63_000);
+    let in_script = quotes - in_yaml;
+    let yaml = format!("{head}# {}\n", "\"".repeat(in_yaml));
+    let mut scripts = serde_json::Map::new();
+    if in_script > 0 {
+        scripts.insert(
+            "pad.rhai".into(),
+            json!(format!("// {}\n", "\"".repeat(in_script))),
         );
     }
-    // And the deal's own check, beneath those limits: a state that would leave no room under
-    // the body limit is refused with its size.
-    let room = 256 * 1024 - STATE_ROOM;
-    assert!(check_state_fits(&StateOutput::Sealed("x".repeat(room - 2))).is_ok());
-    let e = check_state_fits(&StateOutput::Sealed("x".repeat(room))).unwrap_err();
-    assert_eq!(e.code(), "state-too-large");
-    assert!(e.to_string().contains(&room.to_string()), "{e}");
+    json!({"yaml": yaml, "scripts": scripts})
+}
+
+#[actix_web::test]
+async fn a_deal_whose_state_would_not_fit_the_next_request_is_refused() {
+    // Sealed, a 190 KB ruleset makes a token of over 250 KB: every step would be 413.
+    let sealed = Client::new(true).await;
+    let (status, p) = sealed
+        .post(
+            "/v1/games",
+            &json!({"ruleset": big_ruleset(190_000), "seed": 1}),
+        )
+        .await;
+    assert_eq!(status, 422, "{}", short(&p.to_string()));
+    assert_eq!(p["type"], "state-too-large");
+    assert!(
+        p["detail"].as_str().unwrap().contains("262144"),
+        "{}",
+        short(&p.to_string())
+    );
+
+    // Plain, the same ruleset fits, and the game goes on.
+    let plain = Client::new(false).await;
+    let (status, snap) = plain
+        .post(
+            "/v1/games",
+            &json!({"ruleset": big_ruleset(190_000), "seed": 1}),
+        )
+        .await;
+    assert_eq!(status, 201, "{}", short(&snap.to_string()));
+    let next = plain.step(&snap, &snap["legal_actions"][0]).await;
+    assert_eq!(next["status"], "in_progress");
+
+    // Plain, 254 KB would leave no room for the action.
+    let (status, p) = plain
+        .post(
+            "/v1/games",
+            &json!({"ruleset": big_ruleset(254_000), "seed": 1}),
+        )
+        .await;
+    assert_eq!(status, 422, "{}", short(&p.to_string()));
+    assert_eq!(p["type"], "state-too-large");
+
+    // A small sealed ruleset deals as before.
+    let (status, snap) = sealed
+        .post(
+            "/v1/games",
+            &json!({"ruleset": big_ruleset(1_000), "seed": 1}),
+        )
+        .await;
+    assert_eq!(status, 201, "{}", short(&snap.to_string()));
 }
 
 /// A ruleset whose `knock_limit` and `score_multiplier` each count to `n` from the second hand on.
