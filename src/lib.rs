@@ -11,3 +11,4 @@ pub mod melds;
 pub mod rules;
 pub mod ruleset;
 pub mod sample;
+pub mod whole;

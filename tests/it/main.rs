@@ -7,6 +7,7 @@ mod variants;
 mod analyze_cli;
 mod api;
 mod authored;
+mod balancer;
 mod check_cli;
 mod cluster;
 mod docs;
