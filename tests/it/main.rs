@@ -6,6 +6,7 @@ mod variants;
 
 mod analyze_cli;
 mod api;
+mod bots;
 mod cluster;
 mod docs;
 mod engine;
