@@ -32,7 +32,9 @@ pub struct DiscardAnalysis {
     Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
 )]
 pub struct LayOff {
+    /// The card laid off.
     pub card: Card,
+    /// The index of the knocker's meld it went onto.
     pub onto: usize,
 }
 

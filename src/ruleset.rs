@@ -34,9 +34,11 @@ pub enum AceRank {
 pub struct MeldRules {
     /// Smallest and largest set (cards of one rank).
     pub set_min: u8,
+    /// Largest set.
     pub set_max: u8,
     /// Shortest run (consecutive cards of one suit).
     pub run_min: u8,
+    /// Whether the ace is low (A-2-3), high (Q-K-A) or both in runs.
     pub ace: AceRank,
     /// Runs may go round the corner (K-A-2). Only meaningful with `ace: both`.
     pub wrap: bool,
@@ -183,9 +185,11 @@ impl std::fmt::Display for Target {
 pub struct MatchRules {
     /// The targets a game may be played to.
     pub targets: Vec<Target>,
+    /// The target when a deal names none.
     pub default_target: Target,
     /// Classic bonuses, awarded when a game ends (0 = none).
     pub game_bonus: u32,
+    /// Classic box bonus: points for every hand won in a game (0 = none).
     pub box_bonus: u32,
     /// The winner's whole total is multiplied by this when the loser scored nothing (1 = none).
     pub shutout_multiplier: u32,
@@ -194,21 +198,27 @@ pub struct MatchRules {
 /// Every rule of one variant. Built by the loader, read by the engine.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Ruleset {
+    /// The ruleset's id.
     pub id: String,
+    /// Its name for people.
     pub name: String,
+    /// One sentence on what sets it apart.
     pub summary: String,
     /// Players at the table(s): 2, 3 or 4.
     pub seats: u8,
     /// Cards dealt to each player.
     pub hand_size: u8,
+    /// What melds are and what unmelded cards cost.
     pub melds: MeldRules,
     /// The first-turn upcard offer (non-dealer, then dealer).
     pub upcard_offer: bool,
     /// The knock limit, or `None` when knocking is not allowed (a hook may change it per hand).
     pub knock_limit: Option<u8>,
+    /// Points for gin on top of the opponent's deadwood.
     pub gin_bonus: u32,
     /// `None`: going out with all eleven cards is not a separate outcome.
     pub big_gin_bonus: Option<u32>,
+    /// Points for an undercut on top of the deadwood difference.
     pub undercut_bonus: u32,
     /// An equal deadwood is an undercut.
     pub tie_is_undercut: bool,
@@ -220,8 +230,11 @@ pub struct Ruleset {
     pub discard_taken_card: bool,
     /// Stock cards that are never drawn.
     pub stock_reserve: u8,
+    /// What happens when the stock is down to its reserve.
     pub stock_end: StockEnd,
+    /// Who deals the next hand.
     pub next_dealer: NextDealer,
+    /// Targets and match bonuses.
     #[serde(rename = "match")]
     pub match_rules: MatchRules,
 }
@@ -264,6 +277,7 @@ impl Ruleset {
 pub struct RulesetRef {
     /// A ruleset id, or the id declared by an authored ruleset.
     pub id: String,
+    /// Options in force, in the order applied.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<String>,
     /// An authored ruleset sent with the request: its YAML and scripts travel with the game.
@@ -274,7 +288,9 @@ pub struct RulesetRef {
 /// A ruleset written by a variant author: one YAML file and the Rhai scripts it names.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct AuthoredRuleset {
+    /// The ruleset file's text.
     pub yaml: String,
+    /// The Rhai scripts it names, by file name.
     #[serde(default)]
     pub scripts: std::collections::BTreeMap<String, String>,
 }

@@ -29,6 +29,24 @@ pub struct ProblemPlace {
     pub message: String,
 }
 
+/// The `reason` codes of `illegal-action`, one per kind of refusal of the engine.
+pub struct IllegalReason;
+
+impl utoipa::PartialSchema for IllegalReason {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .enum_values(Some(IllegalAction::REASONS))
+            .description(Some(
+                "Why an action was refused, as a stable code (the `detail` says it in words).",
+            ))
+            .examples([serde_json::json!("over-knock-limit")])
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for IllegalReason {}
+
 /// Why a request was refused. Each variant has a stable problem `type` code.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ApiError {
@@ -64,6 +82,8 @@ pub enum ApiError {
     #[error("{detail}")]
     IllegalAction {
         detail: String,
+        /// The engine's stable code for the kind of refusal.
+        reason: &'static str,
         legal_actions: Vec<Action>,
     },
     #[error("{0}")]
@@ -164,12 +184,18 @@ impl ApiError {
             status: self.status_code().as_u16(),
             detail: self.to_string(),
             legal_actions: None,
+            reason: None,
             errors: None,
             problems: None,
         };
         match self {
-            ApiError::IllegalAction { legal_actions, .. } => {
+            ApiError::IllegalAction {
+                legal_actions,
+                reason,
+                ..
+            } => {
                 p.legal_actions = Some(legal_actions.clone());
+                p.reason = Some(reason);
             }
             ApiError::InvalidRuleset { errors, .. } => p.errors = Some(errors.clone()),
             ApiError::InvalidState(problems) => p.problems = Some(problems.clone()),
@@ -182,6 +208,7 @@ impl ApiError {
     pub fn illegal(e: &IllegalAction, legal_actions: Vec<Action>) -> ApiError {
         ApiError::IllegalAction {
             detail: e.to_string(),
+            reason: e.reason(),
             legal_actions,
         }
     }
@@ -192,19 +219,48 @@ impl ApiError {
             StepError::Illegal(e) => ApiError::illegal(&e, legal()),
             StepError::Hook(h) => ApiError::from(h),
             StepError::Deal(d) => ApiError::from(d),
+            StepError::Overflow(o) => ApiError::InvalidState(vec![o.to_string()]),
         }
     }
 
     /// A JSON body that did not deserialise: a bad card string is `invalid-card`, anything else
     /// `invalid-json`.
     pub fn from_serde(e: &serde_json::Error) -> ApiError {
-        let message = e.to_string();
+        let message = in_json_words(&e.to_string());
         if message.contains(CARD_ERROR_MARK) {
             ApiError::InvalidCard(message)
         } else {
             ApiError::InvalidJson(message)
         }
     }
+}
+
+/// serde's message with Rust's type names said as JSON: `expected u8` becomes `expected a whole
+/// number from 0 to 255`.
+fn in_json_words(message: &str) -> String {
+    const WORDS: [(&str, &str); 10] = [
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        (
+            "expected u64",
+            "expected a whole number from 0 to 18446744073709551615",
+        ),
+        ("expected usize", "expected a whole number of at least 0"),
+        ("expected i32", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected a boolean", "expected true or false"),
+        ("expected a sequence", "expected an array"),
+        ("expected a map", "expected an object"),
+    ];
+    let mut out = message.to_string();
+    for (rust, json) in WORDS {
+        out = out.replace(rust, json);
+    }
+    out
 }
 
 /// Part of [`ParseCardError`](crate::cards::ParseCardError)'s message, by which a card error is
@@ -290,6 +346,10 @@ pub struct Problem {
     /// `illegal-action` only: the actions that are legal now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal_actions: Option<Vec<Action>>,
+    /// `illegal-action` only: a stable code for why the action was refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<IllegalReason>)]
+    pub reason: Option<&'static str>,
     /// `invalid-ruleset` only: each problem of the authored ruleset with its place.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub errors: Option<Vec<ProblemPlace>>,

@@ -26,6 +26,8 @@ pub mod seats;
 pub mod secrets;
 pub mod server;
 pub mod snapshot;
+mod spec_examples;
+mod spec_unions;
 
 use std::sync::Arc;
 
@@ -200,7 +202,11 @@ impl AppState {
             }
         };
         let variant = self.resolve(&state.ruleset)?;
-        engine::validate(&variant.ruleset, &state)?;
+        engine::validate(&variant.ruleset, variant.hooks.as_ref(), &state)?;
+        // Targets an option in force refuses (the engine sees only the resolved ruleset).
+        variant
+            .check_target(state.target)
+            .map_err(|e| ApiError::InvalidState(vec![e.to_string()]))?;
         Ok((state, variant))
     }
 }

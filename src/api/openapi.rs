@@ -87,8 +87,27 @@ impl Modify for SeatKeyScheme {
 pub fn document() -> Value {
     let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or(Value::Null);
     add_examples(&mut doc);
+    add_real_examples(&mut doc);
+    super::spec_unions::name_variants(&mut doc, &["Action"]);
+    super::spec_unions::lift_descriptions(&mut doc);
     add_error_responses(&mut doc);
+    // OpenAPI 3.1 names a license by its SPDX expression (generators ask for it).
+    doc["info"]["license"]["identifier"] = json!("MIT OR Apache-2.0");
     doc
+}
+
+/// Every action, event and phase variant gets an example from a real game.
+fn add_real_examples(doc: &mut Value) {
+    let real = super::spec_examples::collect();
+    for (schema, examples) in [
+        ("Action", real.actions),
+        ("Event", real.events),
+        ("Phase", real.phases),
+    ] {
+        if let Some(s) = doc.pointer_mut(&format!("/components/schemas/{schema}")) {
+            s["examples"] = Value::Array(examples.into_values().collect());
+        }
+    }
 }
 
 /// The document as served and committed: pretty JSON with a final newline.
@@ -491,6 +510,7 @@ pub fn example_error(code: &str) -> Option<ApiError> {
         ),
         "illegal-action" => ApiError::IllegalAction {
             detail: "deadwood 14 exceeds the knock limit 10".into(),
+            reason: "over-knock-limit",
             legal_actions: vec![
                 crate::engine::Action::new(
                     0,

@@ -55,6 +55,7 @@ impl Audience {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[schema(example = json!({"seat": 0, "key": "AeV0n5mQ0mXo0S7d8l6S3b9kPz1yF2wHc4tJ8uRrN5aDqE3iTg"}))]
 pub struct SeatKey {
+    /// The seat the key opens.
     #[schema(value_type = u8)]
     pub seat: Seat,
     /// Send as `Authorization: Bearer <key>` to act for and see this seat.

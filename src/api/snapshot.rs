@@ -37,6 +37,7 @@ pub struct Snapshot {
     pub state: StateOutput,
     /// The game's id and the number of actions accepted so far.
     pub game: GameRef,
+    /// `in_progress`, or `match_over` once the match is decided.
     pub status: Status,
     /// Seats that may act now (every seat between hands, where any may deal the next hand).
     #[schema(value_type = Vec<u8>)]

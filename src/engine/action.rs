@@ -7,6 +7,7 @@ use crate::ruleset::Seat;
 
 /// An action of one seat: `type` says which, with its fields.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(from = "WireAction")]
 pub struct Action {
     /// The seat that acts.
     #[schema(value_type = u8)]
@@ -19,28 +20,45 @@ pub struct Action {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ActionKind {
+    /// The first turn: the offered player takes the upcard.
     TakeUpcard,
+    /// The first turn: decline the upcard (or, where a ruleset allows the last discard only to
+    /// go out, decline that discard).
     Pass,
+    /// The start of a turn: draw from the stock or take the discard pile's top card.
     Draw {
+        /// `stock` or `discard`.
         from: Source,
     },
+    /// After drawing: discard a card and stay in.
     Discard {
+        /// The card to discard.
         card: Card,
     },
+    /// After drawing: discard and knock, the deadwood left within the knock limit.
     Knock {
+        /// The card to discard.
         discard: Card,
+        /// How to meld the ten cards kept; left out, the engine arranges them for the least
+        /// deadwood.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         melds: Option<Vec<Vec<Card>>>,
     },
-    /// `discard: None` is big gin.
+    /// After drawing: discard and go gin, every card kept melded (big gin: all eleven melded,
+    /// no discard).
     Gin {
+        /// The card to discard; `null` for big gin.
         discard: Option<Card>,
+        /// How to meld the cards kept; left out, the engine finds an arrangement.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         melds: Option<Vec<Vec<Card>>>,
     },
+    /// The defender, once after a knock: lay cards off onto the knocker's melds (`[]`: none).
     LayOff {
+        /// The cards to lay off and the knocker's meld each goes onto.
         cards: Vec<LayOffCard>,
     },
+    /// Between the hands of a match, from any seat: deal the next hand.
     NextHand,
 }
 
@@ -54,10 +72,77 @@ pub enum Source {
 
 /// One card the defender lays off; `onto` may be left out when only one meld fits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct LayOffCard {
+    /// The card laid off.
     pub card: Card,
+    /// The index of the knocker's meld it goes onto (in the `knocked` event's `melds`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub onto: Option<usize>,
+}
+
+/// An action as read from a request: every field named, nothing else accepted (serde cannot
+/// refuse unknown fields of a flattened struct, so `Action` is read through this).
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum WireAction {
+    TakeUpcard {
+        seat: Seat,
+    },
+    Pass {
+        seat: Seat,
+    },
+    Draw {
+        seat: Seat,
+        from: Source,
+    },
+    Discard {
+        seat: Seat,
+        card: Card,
+    },
+    Knock {
+        seat: Seat,
+        discard: Card,
+        #[serde(default)]
+        melds: Option<Vec<Vec<Card>>>,
+    },
+    Gin {
+        seat: Seat,
+        discard: Option<Card>,
+        #[serde(default)]
+        melds: Option<Vec<Vec<Card>>>,
+    },
+    LayOff {
+        seat: Seat,
+        cards: Vec<LayOffCard>,
+    },
+    NextHand {
+        seat: Seat,
+    },
+}
+
+impl From<WireAction> for Action {
+    fn from(wire: WireAction) -> Action {
+        use ActionKind as K;
+        match wire {
+            WireAction::TakeUpcard { seat } => Action::new(seat, K::TakeUpcard),
+            WireAction::Pass { seat } => Action::new(seat, K::Pass),
+            WireAction::Draw { seat, from } => Action::new(seat, K::Draw { from }),
+            WireAction::Discard { seat, card } => Action::new(seat, K::Discard { card }),
+            WireAction::Knock {
+                seat,
+                discard,
+                melds,
+            } => Action::new(seat, K::Knock { discard, melds }),
+            WireAction::Gin {
+                seat,
+                discard,
+                melds,
+            } => Action::new(seat, K::Gin { discard, melds }),
+            WireAction::LayOff { seat, cards } => Action::new(seat, K::LayOff { cards }),
+            WireAction::NextHand { seat } => Action::new(seat, K::NextHand),
+        }
+    }
 }
 
 impl Action {

@@ -9,7 +9,7 @@ use crate::hooks::{
 };
 use crate::ruleset::{Ruleset, Seat};
 
-use super::error::DealError;
+use super::error::{DealError, Overflow};
 use super::event::Event;
 use super::pile::Pile;
 use super::state::{Phase, State, Table};
@@ -38,10 +38,18 @@ pub fn shuffled_deck(seed: u64, deal: u32, table: u8) -> Vec<Card> {
 }
 
 /// Shuffles the discard pile but its top card into a new stock beneath what is left of the stock.
-pub(crate) fn reshuffle(seed: u64, deal: u32, table_index: u8, table: &mut Table) -> u32 {
-    table.reshuffles += 1;
+pub(crate) fn reshuffle(
+    seed: u64,
+    deal: u32,
+    table_index: u8,
+    table: &mut Table,
+) -> Result<u32, Overflow> {
+    table.reshuffles = table
+        .reshuffles
+        .checked_add(1)
+        .ok_or(Overflow("the number of reshuffles"))?;
     let Some(top) = table.discard.pop() else {
-        return 0;
+        return Ok(0);
     };
     let mut cards: Vec<Card> = table.discard.as_slice().to_vec();
     shuffle(
@@ -55,7 +63,7 @@ pub(crate) fn reshuffle(seed: u64, deal: u32, table_index: u8, table: &mut Table
     table.stock = stock;
     table.discard = Pile::new();
     table.discard.push(top);
-    cards.len() as u32
+    Ok(cards.len() as u32)
 }
 
 /// The first dealer by cutting: each seat turns a card, the lowest deals, ties cut again.

@@ -63,6 +63,70 @@ pub enum IllegalAction {
     MustLayOff,
 }
 
+impl IllegalAction {
+    /// Every [`reason`](IllegalAction::reason), in the order of the variants.
+    pub const REASONS: [&'static str; 26] = [
+        "match-over",
+        "no-such-seat",
+        "sitting-out",
+        "not-your-turn",
+        "hand-is-over",
+        "hand-not-over",
+        "decide-on-upcard",
+        "upcard-not-offered",
+        "nothing-to-pass",
+        "must-draw-first",
+        "already-drew",
+        "stock-only",
+        "discard-pile-empty",
+        "stock-exhausted",
+        "last-discard-only-to-go-out",
+        "must-go-out",
+        "not-in-hand",
+        "taken-card-discard",
+        "no-knocking",
+        "over-knock-limit",
+        "not-gin",
+        "no-big-gin",
+        "not-big-gin",
+        "invalid-melds",
+        "no-lay-off",
+        "must-lay-off",
+    ];
+
+    /// A stable code for the kind of refusal, for programs to branch on (the message is for people).
+    pub fn reason(&self) -> &'static str {
+        match self {
+            IllegalAction::MatchOver => "match-over",
+            IllegalAction::NoSuchSeat(_) => "no-such-seat",
+            IllegalAction::SittingOut(_) => "sitting-out",
+            IllegalAction::NotYourTurn { .. } => "not-your-turn",
+            IllegalAction::HandIsOver => "hand-is-over",
+            IllegalAction::HandNotOver => "hand-not-over",
+            IllegalAction::DecideOnUpcard => "decide-on-upcard",
+            IllegalAction::UpcardNotOffered => "upcard-not-offered",
+            IllegalAction::NothingToPass => "nothing-to-pass",
+            IllegalAction::MustDraw => "must-draw-first",
+            IllegalAction::AlreadyDrew => "already-drew",
+            IllegalAction::StockOnly => "stock-only",
+            IllegalAction::DiscardPileEmpty => "discard-pile-empty",
+            IllegalAction::StockExhausted(_) => "stock-exhausted",
+            IllegalAction::LastDiscardOnly => "last-discard-only-to-go-out",
+            IllegalAction::MustGoOut => "must-go-out",
+            IllegalAction::NotInHand(_) => "not-in-hand",
+            IllegalAction::TakenCard(_) => "taken-card-discard",
+            IllegalAction::NoKnocking => "no-knocking",
+            IllegalAction::OverKnockLimit { .. } => "over-knock-limit",
+            IllegalAction::NotGin(_) => "not-gin",
+            IllegalAction::NoBigGin => "no-big-gin",
+            IllegalAction::NotBigGin => "not-big-gin",
+            IllegalAction::Melds(_) => "invalid-melds",
+            IllegalAction::NoLayOff => "no-lay-off",
+            IllegalAction::MustLayOff => "must-lay-off",
+        }
+    }
+}
+
 fn seat_list(seats: &[Seat]) -> String {
     match seats {
         [] => "nobody".into(),
@@ -83,6 +147,23 @@ pub enum StepError {
     Hook(#[from] HookError),
     #[error(transparent)]
     Deal(#[from] DealError),
+    #[error(transparent)]
+    Overflow(#[from] Overflow),
+}
+
+/// A number of the state (from a request) so large that going on would overflow it: the
+/// state cannot have come from play.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0} is too large to go on with")]
+pub struct Overflow(pub &'static str);
+
+/// Adds, or names what would overflow.
+pub(crate) fn add_i64(a: i64, b: i64, what: &'static str) -> Result<i64, Overflow> {
+    a.checked_add(b).ok_or(Overflow(what))
+}
+
+pub(crate) fn mul_i64(a: i64, b: i64, what: &'static str) -> Result<i64, Overflow> {
+    a.checked_mul(b).ok_or(Overflow(what))
 }
 
 /// A new game that cannot be dealt.

@@ -15,89 +15,132 @@ use super::state::HandResult;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
+    /// A hand was dealt: who deals, the upcard, and the knock limit and score multiplier in force.
     Dealt {
+        /// The table it happened at (always 0 but in the four-player form).
         table: u8,
         /// Deals so far in the match, dead hands included (0 for the first).
         deal: u32,
+        /// The dealer's seat.
         #[schema(value_type = u8)]
         dealer: Seat,
         /// The two players: first to act, then the dealer's role.
         #[schema(value_type = [u8; 2])]
         seats: [Seat; 2],
+        /// The first card of the discard pile.
         upcard: Card,
+        /// The most deadwood a knock may leave this hand; `null` when only gin goes out.
         knock_limit: Option<u8>,
+        /// What every score of this hand is multiplied by (Oklahoma: 2 with a spade upcard).
         multiplier: u32,
     },
+    /// The offered player took the upcard.
     TookUpcard {
+        /// The table it happened at (always 0 but in the four-player form).
         table: u8,
+        /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
+        /// The upcard taken.
         card: Card,
     },
+    /// A player declined the upcard (or the last discard).
     Passed {
+        /// The table it happened at (always 0 but in the four-player form).
         table: u8,
+        /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
     },
+    /// A player drew a card.
     Drew {
+        /// The table it happened at (always 0 but in the four-player form).
         table: u8,
+        /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
+        /// Where from: the stock or the discard pile.
         from: Source,
         /// The card drawn; left out of what other players see when it came from the stock.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         card: Option<Card>,
     },
+    /// A player discarded without going out.
     Discarded {
+        /// The table it happened at (always 0 but in the four-player form).
         table: u8,
+        /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
+        /// The card discarded.
         card: Card,
     },
+    /// The discard pile, all but its top card, was shuffled into a new stock.
     Reshuffled {
+        /// The table it happened at (always 0 but in the four-player form).
         table: u8,
         /// Cards in the new stock.
         cards: u32,
     },
+    /// A player knocked: their discard, melds and deadwood are shown.
     Knocked {
+        /// The table it happened at (always 0 but in the four-player form).
         table: u8,
+        /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
+        /// The card discarded to knock.
         discard: Card,
+        /// The knocker's melds.
         melds: Vec<Vec<Card>>,
+        /// The knocker's deadwood.
         deadwood: u32,
     },
+    /// A player went gin (or big gin, all eleven cards melded).
     WentGin {
+        /// The table it happened at (always 0 but in the four-player form).
         table: u8,
+        /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
-        /// `None` for big gin.
+        /// `null` for big gin.
         discard: Option<Card>,
+        /// The melds of the hand.
         melds: Vec<Vec<Card>>,
+        /// All eleven cards melded, no discard.
         big_gin: bool,
     },
+    /// The defender laid off cards onto the knocker's melds.
     LaidOff {
+        /// The table it happened at (always 0 but in the four-player form).
         table: u8,
+        /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
+        /// Each card laid off and the index of the knocker's meld it went onto.
         cards: Vec<LayOff>,
         /// The defender's own melds.
         melds: Vec<Vec<Card>>,
+        /// The defender's deadwood after laying off.
         deadwood: u32,
     },
+    /// A hand ended: its outcome, deadwood, melds and points.
     HandOver(HandResult),
     /// What the deal added to the match: `points` for `side` (a seat, or a team) in game `game`
     /// (a Hollywood column, else 0).
     Scored {
+        /// One entry per side that scored.
         #[schema(value_type = Vec<Object>)]
         entries: Vec<ScoreEntry>,
     },
+    /// The match is over.
     MatchOver {
         /// The game, as of the action that ended the match.
         game: GameRef,
         /// Empty for a drawn one-hand game.
         #[schema(value_type = Vec<u8>)]
         winners: Vec<Seat>,
+        /// The final totals, per seat (per team in the partnership form).
         totals: Vec<i64>,
     },
 }

@@ -18,7 +18,7 @@ mod view;
 
 pub use action::{Action, ActionKind, LayOffCard, Source};
 pub use deal::{check_deck, cut_for_dealer, seating, shuffled_deck};
-pub use error::{DealError, IllegalAction, StepError};
+pub use error::{DealError, IllegalAction, Overflow, StepError};
 pub use event::Event;
 pub use game::{NewGame, new_game};
 pub use identity::{BadGameId, GameId, GameRef};

@@ -3,11 +3,13 @@
 use std::sync::Arc;
 
 use crate::hooks::{
-    DealerInfo, GameScore, HookError, Hooks, RecordInfo, TableResult, TableSeating, check_entries,
+    DealerInfo, GameScore, HookError, Hooks, RecordInfo, ScoreEntry, TableResult, TableSeating,
+    check_entries,
 };
 use crate::melds::{Arrangement, LayOff};
 use crate::ruleset::{Ruleset, Seat, Target};
 
+use super::error::{Overflow, StepError, add_i64, mul_i64};
 use super::event::Event;
 use super::identity::GameRef;
 use super::state::{GameBonus, HandResult, Knock, MatchRecord, Outcome, Phase, State, Table};
@@ -24,31 +26,42 @@ pub(crate) fn hand_result(
     knock: &Knock,
     defender: &Arrangement,
     laid_off: Vec<LayOff>,
-) -> HandResult {
+) -> Result<HandResult, Overflow> {
     let seats = usize::from(rules.seats);
     let (k_seat, d_seat) = (table.seats[knocker], table.seats[1 - knocker]);
     let (kd, dd) = (knock.deadwood, defender.deadwood);
     let (outcome, winner, base) = match knock.outcome {
-        Outcome::Gin => (Outcome::Gin, k_seat, dd + rules.gin_bonus),
+        Outcome::Gin => (
+            Outcome::Gin,
+            k_seat,
+            u64::from(dd) + u64::from(rules.gin_bonus),
+        ),
         Outcome::BigGin => (
             Outcome::BigGin,
             k_seat,
-            dd + rules.big_gin_bonus.unwrap_or(rules.gin_bonus),
+            u64::from(dd) + u64::from(rules.big_gin_bonus.unwrap_or(rules.gin_bonus)),
         ),
-        _ if dd < kd || (dd == kd && rules.tie_is_undercut) => {
-            (Outcome::Undercut, d_seat, kd - dd + rules.undercut_bonus)
-        }
-        _ => (Outcome::Knock, k_seat, dd - kd),
+        _ if dd < kd || (dd == kd && rules.tie_is_undercut) => (
+            Outcome::Undercut,
+            d_seat,
+            u64::from(kd - dd) + u64::from(rules.undercut_bonus),
+        ),
+        _ => (Outcome::Knock, k_seat, u64::from(dd - kd)),
     };
+    // A hand's points enter the match as a u32 (`ScoreEntry::points`).
+    let scored = base
+        .checked_mul(u64::from(table.multiplier))
+        .and_then(|p| u32::try_from(p).ok())
+        .ok_or(Overflow("the hand's score"))?;
     let mut points = vec![0i64; seats];
-    points[usize::from(winner)] = i64::from(base) * i64::from(table.multiplier);
+    points[usize::from(winner)] = i64::from(scored);
     let mut deadwood = vec![0u32; seats];
     deadwood[usize::from(k_seat)] = kd;
     deadwood[usize::from(d_seat)] = dd;
     let mut shown = vec![Vec::new(); seats];
     shown[usize::from(k_seat)] = show(rules, &knock.melds);
     shown[usize::from(d_seat)] = show(rules, &defender.melds);
-    HandResult {
+    Ok(HandResult {
         game,
         table: table_index,
         outcome,
@@ -58,7 +71,7 @@ pub(crate) fn hand_result(
         melds: shown,
         laid_off,
         multiplier: table.multiplier,
-    }
+    })
 }
 
 /// A dead hand: nobody scores.
@@ -77,9 +90,9 @@ pub(crate) fn dead_result(rules: &Ruleset, game: GameRef, table_index: u8) -> Ha
     }
 }
 
-fn finished(state: &State) -> Vec<TableResult> {
-    state
-        .tables
+/// The results of the tables that are over, as hooks see them.
+pub(crate) fn table_results(tables: &[Table]) -> Vec<TableResult> {
+    tables
         .iter()
         .filter_map(|t| match &t.phase {
             Phase::Over { result } => Some(TableResult {
@@ -115,37 +128,78 @@ pub(crate) fn record_deal(
     hooks: &dyn Hooks,
     state: &mut State,
     events: &mut Vec<Event>,
-) -> Result<(), HookError> {
-    let results = finished(state);
+) -> Result<(), StepError> {
+    let results = table_results(&state.tables);
+    let done = enter_deal(
+        rules,
+        hooks,
+        &state.record,
+        state.target,
+        state.deal_number,
+        &results,
+    )?;
+    state.record = Arc::new(done.record);
+    events.push(Event::Scored {
+        entries: done.entries,
+    });
+    if let Some((winners, totals)) = done.over {
+        events.push(Event::MatchOver {
+            game: state.game,
+            winners: winners.clone(),
+            totals,
+        });
+        state.winners = Some(winners);
+    }
+    Ok(())
+}
+
+/// A deal entered into the match.
+pub(crate) struct Entered {
+    pub record: MatchRecord,
+    pub entries: Vec<ScoreEntry>,
+    /// When the match ends with this deal: its winners and final totals per side.
+    pub over: Option<(Vec<Seat>, Vec<i64>)>,
+}
+
+/// What entering a deal with `results` does to `record` (the match before the deal), as a pure
+/// function: [`record_deal`] plays it, validation replays it.
+pub(crate) fn enter_deal(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    record: &MatchRecord,
+    target: Target,
+    deal_number: u32,
+    results: &[TableResult],
+) -> Result<Entered, StepError> {
     let info = RecordInfo {
-        hand_number: state.deal_number,
-        target: state.target,
-        layout: &state.record.layout,
-        games: &state.record.games,
-        results: &results,
+        hand_number: deal_number,
+        target,
+        layout: &record.layout,
+        games: &record.games,
+        results,
     };
     let entries = hooks.record_result(&info)?;
-    check_entries(&entries, &state.record.layout, &state.record.games)
+    check_entries(&entries, &record.layout, &record.games)
         .map_err(|m| hook_refused("record_result", m))?;
-    let record = Arc::make_mut(&mut state.record);
+    let mut record = record.clone();
     for e in &entries {
         let game = &mut record.games[usize::from(e.game)];
         let side = usize::from(e.side);
-        game.points[side] += i64::from(e.points);
+        game.points[side] = add_i64(game.points[side], i64::from(e.points), "a score")?;
         if e.points > 0 {
-            game.hands_won[side] += 1;
+            game.hands_won[side] = game.hands_won[side]
+                .checked_add(1)
+                .ok_or(Overflow("a count of hands won"))?;
         }
     }
-    events.push(Event::Scored {
-        entries: entries.clone(),
-    });
-    let one_hand = state.target == Target::SingleHand;
+    checked_totals(&record)?;
+    let one_hand = target == Target::SingleHand;
     for g in 0..record.games.len() {
         if record.games[g].closed {
             continue;
         }
         let leader = leader(&record.games[g].points);
-        let won = match state.target {
+        let won = match target {
             Target::SingleHand => true,
             Target::Points(t) => leader.is_some_and(|(_, best)| best >= i64::from(t)),
         };
@@ -154,13 +208,14 @@ pub(crate) fn record_deal(
         }
         record.games[g].closed = true;
         if let Some((side, _)) = leader
-            && let Some(b) = classic_bonuses(rules, &record.games[g], g, side)
+            && let Some(b) = classic_bonuses(rules, &record.games[g], g, side)?
         {
             record.bonuses.push(b);
         }
     }
+    let mut over = None;
     if record.games.iter().all(|g| g.closed) {
-        let finals = final_totals(record);
+        let finals = final_totals(&record)?;
         let all_dead = results.iter().all(|r| r.winner.is_none());
         let winners: Vec<Seat> = match leader(&finals) {
             Some((side, _)) if !(one_hand && all_dead) => {
@@ -170,18 +225,28 @@ pub(crate) fn record_deal(
             }
             _ => Vec::new(),
         };
-        events.push(Event::MatchOver {
-            game: state.game,
-            winners: winners.clone(),
-            totals: finals,
-        });
-        state.winners = Some(winners);
+        over = Some((winners, finals));
     }
-    Ok(())
+    Ok(Entered {
+        record,
+        entries,
+        over,
+    })
+}
+
+/// Points per side summed over the games, or what overflows.
+pub(crate) fn checked_totals(record: &MatchRecord) -> Result<Vec<i64>, Overflow> {
+    let mut totals = vec![0i64; record.layout.sides.len()];
+    for g in &record.games {
+        for (t, &p) in totals.iter_mut().zip(&g.points) {
+            *t = add_i64(*t, p, "a match total")?;
+        }
+    }
+    Ok(totals)
 }
 
 /// The side with the most points, if it leads alone.
-fn leader(points: &[i64]) -> Option<(usize, i64)> {
+pub(crate) fn leader(points: &[i64]) -> Option<(usize, i64)> {
     let best = points.iter().copied().max()?;
     let mut at_best = points.iter().enumerate().filter(|&(_, &p)| p == best);
     let (side, _) = at_best.next()?;
@@ -189,37 +254,37 @@ fn leader(points: &[i64]) -> Option<(usize, i64)> {
 }
 
 /// Each side's final total: every game's points, with that game's bonuses where awarded.
-fn final_totals(record: &MatchRecord) -> Vec<i64> {
+pub(crate) fn final_totals(record: &MatchRecord) -> Result<Vec<i64>, Overflow> {
     let mut totals = vec![0; record.layout.sides.len()];
     for (g, game) in record.games.iter().enumerate() {
         let with_bonus = record.bonuses.iter().find(|b| usize::from(b.game) == g);
         let points = with_bonus.map_or(&game.points, |b| &b.totals);
-        for (t, p) in totals.iter_mut().zip(points) {
-            *t += p;
+        for (t, &p) in totals.iter_mut().zip(points) {
+            *t = add_i64(*t, p, "a final total")?;
         }
     }
-    totals
+    Ok(totals)
 }
 
 /// Game, box and shutout bonuses for a game that just closed, when the ruleset awards any.
-fn classic_bonuses(
+pub(crate) fn classic_bonuses(
     rules: &Ruleset,
     game: &GameScore,
     index: usize,
     winner: usize,
-) -> Option<GameBonus> {
+) -> Result<Option<GameBonus>, Overflow> {
     let m = &rules.match_rules;
     if m.game_bonus == 0 && m.box_bonus == 0 && m.shutout_multiplier <= 1 {
-        return None;
+        return Ok(None);
     }
     let n = game.points.len();
     let mut game_bonus = vec![0i64; n];
     game_bonus[winner] = i64::from(m.game_bonus);
-    let boxes: Vec<i64> = game
+    let boxes = game
         .hands_won
         .iter()
-        .map(|&h| i64::from(h) * i64::from(m.box_bonus))
-        .collect();
+        .map(|&h| mul_i64(i64::from(h), i64::from(m.box_bonus), "a box bonus"))
+        .collect::<Result<Vec<i64>, Overflow>>()?;
     let shut_out = game
         .points
         .iter()
@@ -230,24 +295,28 @@ fn classic_bonuses(
     } else {
         1
     };
-    let totals = (0..n)
-        .map(|s| {
-            let total = game.points[s] + game_bonus[s] + boxes[s];
-            if s == winner {
-                total * i64::from(shutout)
-            } else {
-                total
-            }
-        })
-        .collect();
-    Some(GameBonus {
+    let what = "a game's total with its bonuses";
+    let mut totals = Vec::with_capacity(n);
+    for s in 0..n {
+        let total = add_i64(
+            add_i64(game.points[s], game_bonus[s], what)?,
+            boxes[s],
+            what,
+        )?;
+        totals.push(if s == winner {
+            mul_i64(total, i64::from(shutout), what)?
+        } else {
+            total
+        });
+    }
+    Ok(Some(GameBonus {
         game: index as u8,
         winner: winner as u8,
         game_bonus,
         boxes,
         shutout,
         totals,
-    })
+    }))
 }
 
 /// Who deals the next deal (through the `next_dealer` hook).
@@ -257,7 +326,7 @@ pub(crate) fn next_dealer(
     state: &State,
 ) -> Result<Seat, HookError> {
     let dealer = state.tables.first().map_or(0, |t| t.dealer);
-    let results = finished(state);
+    let results = table_results(&state.tables);
     let info = DealerInfo {
         seats: rules.seats,
         dealer,

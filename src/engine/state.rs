@@ -19,13 +19,16 @@ pub const STATE_VERSION: u32 = 2;
 /// included, so it is for trusted backends; a server with a secret seals it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct State {
+    /// The state format's version; a state of another version is refused.
     pub version: u32,
     /// The game's id and the actions accepted so far.
     pub game: GameRef,
+    /// The ruleset the game is played under, with its options (and an authored ruleset's text).
     #[schema(value_type = RulesetRef)]
     pub ruleset: Arc<RulesetRef>,
     /// Every shuffle of the match comes from this seed.
     pub seed: u64,
+    /// Points that win the match, or `single_hand`.
     pub target: Target,
     /// Deals so far, counting dead hands dealt again (0 for the first deal).
     pub deal_number: u32,
@@ -53,7 +56,9 @@ pub struct Table {
     pub hands: [CardSet; 2],
     /// Cards each player took from the discard pile and still holds (everyone saw them).
     pub taken: [CardSet; 2],
+    /// The stock, top card (the next drawn) first.
     pub stock: Pile,
+    /// The discard pile, bottom first.
     pub discard: Pile,
     /// The first upcard of the hand.
     pub upcard: Card,
@@ -64,6 +69,7 @@ pub struct Table {
     /// How often the discard pile became the stock in this hand.
     #[serde(default)]
     pub reshuffles: u32,
+    /// Where this table's hand stands.
     pub phase: Phase,
 }
 
@@ -99,19 +105,24 @@ impl Table {
 pub enum Phase {
     /// The first turn: `seat` may take the upcard or pass; `passes` players have passed.
     UpcardOffer {
+        /// The seat offered the upcard.
         #[schema(value_type = u8)]
         seat: Seat,
+        /// How many players have passed it so far.
         passes: u8,
     },
     /// `seat` draws; after both players passed the upcard, from the stock only.
     Draw {
+        /// The seat to draw.
         #[schema(value_type = u8)]
         seat: Seat,
+        /// Both players passed the upcard: this first draw is from the stock.
         #[serde(default)]
         stock_only: bool,
     },
     /// `seat` has drawn and discards or goes out.
     Discard {
+        /// The seat to discard or go out.
         #[schema(value_type = u8)]
         seat: Seat,
         /// The card just taken from the discard pile.
@@ -123,26 +134,36 @@ pub enum Phase {
     },
     /// The stock is down to its reserve: `seat` may take the last discard only to go out, or pass.
     LastDiscard {
+        /// The seat that may take the last discard to go out, or pass.
         #[schema(value_type = u8)]
         seat: Seat,
     },
     /// The defender (`seat`) lays off onto the knocker's melds.
     LayOff {
+        /// The defender.
         #[schema(value_type = u8)]
         seat: Seat,
+        /// The knock being answered.
         knock: Knock,
     },
     /// The hand is over.
-    Over { result: Box<HandResult> },
+    Over {
+        /// How the hand ended.
+        result: Box<HandResult>,
+    },
 }
 
 /// A knock (or gin, where lay-offs after gin are played) waiting for the defender.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Knock {
+    /// The seat that knocked (or went gin).
     #[schema(value_type = u8)]
     pub knocker: Seat,
+    /// The knocker's melds.
     pub melds: Vec<CardSet>,
+    /// The knocker's deadwood.
     pub deadwood: u32,
+    /// `knock` or `gin` (before any undercut is known).
     pub outcome: Outcome,
 }
 
@@ -175,8 +196,11 @@ impl Outcome {
 pub struct HandResult {
     /// The game, as of the action that ended the hand.
     pub game: GameRef,
+    /// The table the hand was played at (0 but in the four-player form).
     pub table: u8,
+    /// How the hand ended: gin, big_gin, knock, undercut or dead.
     pub outcome: Outcome,
+    /// The seat that scored; absent for a dead hand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<u8>)]
     pub winner: Option<Seat>,
@@ -186,7 +210,9 @@ pub struct HandResult {
     pub deadwood: Vec<u32>,
     /// The melds each seat showed.
     pub melds: Vec<Vec<Vec<Card>>>,
+    /// The cards the defender laid off, and onto which of the knocker's melds.
     pub laid_off: Vec<LayOff>,
+    /// What the hand's points were multiplied by (Oklahoma's spade upcard: 2).
     pub multiplier: u32,
 }
 
@@ -208,6 +234,7 @@ pub struct MatchRecord {
 /// The bonuses awarded when one game (or Hollywood column) closed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameBonus {
+    /// The game (Hollywood column, else 0) that closed.
     #[schema(value_type = u32)]
     pub game: u8,
     /// The side that won the game.

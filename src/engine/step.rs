@@ -7,7 +7,7 @@ use crate::ruleset::{Ruleset, Seat, StockEnd};
 
 use super::action::{Action, ActionKind, LayOffCard, Source};
 use super::deal;
-use super::error::{IllegalAction, StepError};
+use super::error::{IllegalAction, Overflow, StepError};
 use super::event::Event;
 use super::identity::GameRef;
 use super::score;
@@ -76,7 +76,7 @@ pub fn apply(
     let mut table = state.tables[t].clone();
     if let Err(e) = play(&ctx, &mut table, action.seat, &action.kind, events) {
         events.truncate(mark);
-        return Err(e.into());
+        return Err(e);
     }
     let before = std::mem::replace(&mut state.tables[t], table);
     state.game = game.next();
@@ -86,7 +86,7 @@ pub fn apply(
         state.tables[t] = before;
         state.game = game;
         events.truncate(mark);
-        return Err(e.into());
+        return Err(e);
     }
     Ok(())
 }
@@ -133,14 +133,17 @@ fn next_hand(
     events: &mut Vec<Event>,
 ) -> Result<(), StepError> {
     let dealer = score::next_dealer(rules, hooks, state)?;
-    state.deal_number += 1;
+    let before = state.deal_number;
+    state.deal_number = before
+        .checked_add(1)
+        .ok_or(Overflow("the number of deals"))?;
     match deal::deal_all(rules, hooks, state, dealer, &[]) {
         Ok(dealt) => {
             events.extend(dealt);
             Ok(())
         }
         Err(e) => {
-            state.deal_number -= 1;
+            state.deal_number = before;
             Err(e.into())
         }
     }
@@ -173,7 +176,7 @@ fn play(
     seat: Seat,
     kind: &ActionKind,
     events: &mut Vec<Event>,
-) -> Result<(), IllegalAction> {
+) -> Result<(), StepError> {
     let rules = ctx.rules;
     let t = ctx.table_index;
     let r = table.role(seat).ok_or(IllegalAction::SittingOut(seat))?;
@@ -208,18 +211,18 @@ fn play(
                 }
             };
         }
-        (Phase::UpcardOffer { .. }, _) => return Err(IllegalAction::DecideOnUpcard),
+        (Phase::UpcardOffer { .. }, _) => return Err(IllegalAction::DecideOnUpcard.into()),
 
         (Phase::Draw { stock_only, .. }, ActionKind::Draw { from }) => {
             let card = match from {
                 Source::Stock => {
                     let reserve = usize::from(rules.stock_reserve);
                     if table.stock.len() <= reserve && rules.stock_end == StockEnd::Reshuffle {
-                        let cards = deal::reshuffle(ctx.seed, ctx.deal, t, table);
+                        let cards = deal::reshuffle(ctx.seed, ctx.deal, t, table)?;
                         events.push(Event::Reshuffled { table: t, cards });
                     }
                     if table.stock.len() <= reserve {
-                        return Err(IllegalAction::StockExhausted(reserve));
+                        return Err(IllegalAction::StockExhausted(reserve).into());
                     }
                     table
                         .stock
@@ -228,7 +231,7 @@ fn play(
                 }
                 Source::Discard => {
                     if stock_only {
-                        return Err(IllegalAction::StockOnly);
+                        return Err(IllegalAction::StockOnly.into());
                     }
                     let card = table.discard.pop().ok_or(IllegalAction::DiscardPileEmpty)?;
                     table.taken[r].insert(card);
@@ -249,11 +252,13 @@ fn play(
             };
         }
         (Phase::Draw { .. }, ActionKind::TakeUpcard) => {
-            return Err(IllegalAction::UpcardNotOffered);
+            return Err(IllegalAction::UpcardNotOffered.into());
         }
-        (Phase::Draw { .. }, ActionKind::Pass) => return Err(IllegalAction::NothingToPass),
-        (Phase::Draw { .. }, ActionKind::LayOff { .. }) => return Err(IllegalAction::NoLayOff),
-        (Phase::Draw { .. }, _) => return Err(IllegalAction::MustDraw),
+        (Phase::Draw { .. }, ActionKind::Pass) => return Err(IllegalAction::NothingToPass.into()),
+        (Phase::Draw { .. }, ActionKind::LayOff { .. }) => {
+            return Err(IllegalAction::NoLayOff.into());
+        }
+        (Phase::Draw { .. }, _) => return Err(IllegalAction::MustDraw.into()),
 
         (
             Phase::LastDiscard { .. },
@@ -263,7 +268,7 @@ fn play(
         ) => {
             let card = table.discard.top().ok_or(IllegalAction::DiscardPileEmpty)?;
             if !can_go_out_with(rules, table.knock_limit, table.hands[r], card) {
-                return Err(IllegalAction::LastDiscardOnly);
+                return Err(IllegalAction::LastDiscardOnly.into());
             }
             table.discard.pop();
             table.hands[r].insert(card);
@@ -290,11 +295,9 @@ fn play(
                 from: Source::Stock,
             },
         ) => {
-            return Err(IllegalAction::StockExhausted(usize::from(
-                rules.stock_reserve,
-            )));
+            return Err(IllegalAction::StockExhausted(usize::from(rules.stock_reserve)).into());
         }
-        (Phase::LastDiscard { .. }, _) => return Err(IllegalAction::LastDiscardOnly),
+        (Phase::LastDiscard { .. }, _) => return Err(IllegalAction::LastDiscardOnly.into()),
 
         (
             Phase::Discard {
@@ -303,7 +306,7 @@ fn play(
             ActionKind::Discard { card },
         ) => {
             if must_go_out {
-                return Err(IllegalAction::MustGoOut);
+                return Err(IllegalAction::MustGoOut.into());
             }
             check_discard(rules, table.hands[r], taken, *card)?;
             table.hands[r].remove(*card);
@@ -336,14 +339,15 @@ fn play(
                 return Err(IllegalAction::OverKnockLimit {
                     deadwood: arrangement.deadwood,
                     limit,
-                });
+                }
+                .into());
             }
             let outcome = if arrangement.deadwood == 0 {
                 Outcome::Gin
             } else {
                 Outcome::Knock
             };
-            go_out(ctx, table, r, Some(*discard), arrangement, outcome, events);
+            go_out(ctx, table, r, Some(*discard), arrangement, outcome, events)?;
         }
         (Phase::Discard { taken, .. }, ActionKind::Gin { discard, melds }) => match discard {
             Some(discard) => {
@@ -351,7 +355,7 @@ fn play(
                 let kept = table.hands[r].without(*discard);
                 let arrangement = arrange(rules, kept, melds.as_deref())?;
                 if arrangement.deadwood > 0 {
-                    return Err(IllegalAction::NotGin(arrangement.deadwood));
+                    return Err(IllegalAction::NotGin(arrangement.deadwood).into());
                 }
                 go_out(
                     ctx,
@@ -361,30 +365,35 @@ fn play(
                     arrangement,
                     Outcome::Gin,
                     events,
-                );
+                )?;
             }
             None => {
                 if rules.big_gin_bonus.is_none() {
-                    return Err(IllegalAction::NoBigGin);
+                    return Err(IllegalAction::NoBigGin.into());
                 }
                 let arrangement = arrange(rules, table.hands[r], melds.as_deref())?;
                 if arrangement.deadwood > 0 {
-                    return Err(IllegalAction::NotBigGin);
+                    return Err(IllegalAction::NotBigGin.into());
                 }
-                go_out(ctx, table, r, None, arrangement, Outcome::BigGin, events);
+                go_out(ctx, table, r, None, arrangement, Outcome::BigGin, events)?;
             }
         },
-        (Phase::Discard { .. }, ActionKind::Draw { .. }) => return Err(IllegalAction::AlreadyDrew),
-        (Phase::Discard { .. }, ActionKind::TakeUpcard) => {
-            return Err(IllegalAction::UpcardNotOffered);
+        (Phase::Discard { .. }, ActionKind::Draw { .. }) => {
+            return Err(IllegalAction::AlreadyDrew.into());
         }
-        (Phase::Discard { .. }, ActionKind::Pass) => return Err(IllegalAction::NothingToPass),
-        (Phase::Discard { .. }, _) => return Err(IllegalAction::NoLayOff),
+        (Phase::Discard { .. }, ActionKind::TakeUpcard) => {
+            return Err(IllegalAction::UpcardNotOffered.into());
+        }
+        (Phase::Discard { .. }, ActionKind::Pass) => {
+            return Err(IllegalAction::NothingToPass.into());
+        }
+        (Phase::Discard { .. }, _) => return Err(IllegalAction::NoLayOff.into()),
 
         (Phase::LayOff { knock, .. }, ActionKind::LayOff { cards }) => {
             let pairs: Vec<(Card, Option<usize>)> =
                 cards.iter().map(|c| (c.card, c.onto)).collect();
-            let plan = melds::apply_lay_offs(&rules.melds, &knock.melds, table.hands[r], &pairs)?;
+            let plan = melds::apply_lay_offs(&rules.melds, &knock.melds, table.hands[r], &pairs)
+                .map_err(IllegalAction::from)?;
             events.push(Event::LaidOff {
                 table: t,
                 seat,
@@ -402,11 +411,11 @@ fn play(
                 &knock,
                 &plan.own,
                 plan.lay_offs,
-            );
+            )?;
             end_hand(table, result, events);
         }
-        (Phase::LayOff { .. }, _) => return Err(IllegalAction::MustLayOff),
-        (Phase::Over { .. }, _) => return Err(IllegalAction::HandIsOver),
+        (Phase::LayOff { .. }, _) => return Err(IllegalAction::MustLayOff.into()),
+        (Phase::Over { .. }, _) => return Err(IllegalAction::HandIsOver.into()),
     }
     Ok(())
 }
@@ -472,7 +481,7 @@ fn go_out(
     arrangement: Arrangement,
     outcome: Outcome,
     events: &mut Vec<Event>,
-) {
+) -> Result<(), Overflow> {
     let rules = ctx.rules;
     let t = ctx.table_index;
     let seat = table.seats[r];
@@ -512,9 +521,10 @@ fn go_out(
         };
     } else {
         let own = melds::best_arrangement(&rules.melds, table.hands[1 - r]);
-        let result = score::hand_result(rules, ctx.game, table, t, r, &knock, &own, Vec::new());
+        let result = score::hand_result(rules, ctx.game, table, t, r, &knock, &own, Vec::new())?;
         end_hand(table, result, events);
     }
+    Ok(())
 }
 
 fn end_dead(ctx: &TableCtx, table: &mut Table, events: &mut Vec<Event>) {

@@ -14,12 +14,14 @@ use super::state::{HandResult, Phase, Scores, State, Table};
 /// or another player's unseen cards.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct SeatView {
+    /// The seat this view is for.
     #[schema(value_type = u8)]
     pub seat: Seat,
     /// The seat is not dealt a hand this deal (the three-player dealer); it sees what a spectator sees.
     pub sitting_out: bool,
     /// The table this seat plays at, or watches.
     pub table: u8,
+    /// The dealer of this seat's table.
     #[schema(value_type = u8)]
     pub dealer: Seat,
     /// The phase of this seat's table: upcard_offer, draw, discard, last_discard, lay_off, over.
@@ -28,17 +30,25 @@ pub struct SeatView {
     /// Seats that may act now (anywhere in the game).
     #[schema(value_type = Vec<u8>)]
     pub to_act: Vec<Seat>,
+    /// Whether this seat may act now.
     pub your_turn: bool,
+    /// This seat's cards, sorted (empty when it sits out).
     pub hand: Vec<Card>,
     /// Least deadwood of this seat's hand as it stands.
     pub deadwood: Option<u32>,
+    /// The first upcard of the hand.
     pub upcard: Card,
+    /// The discard pile's top card (`null` when the pile is empty).
     pub discard_top: Option<Card>,
     /// The whole discard pile, bottom first (it is public).
     pub discard_pile: Vec<Card>,
+    /// Cards left in the stock.
     pub stock_count: usize,
+    /// The most deadwood a knock may leave this hand; `null` when only gin goes out.
     pub knock_limit: Option<u8>,
+    /// What every score of this hand is multiplied by.
     pub multiplier: u32,
+    /// The other players at this seat's table, as this seat sees them.
     pub players: Vec<PlayerView>,
     /// The knocker's melds while the defender lays off.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -46,6 +56,7 @@ pub struct SeatView {
     /// The result once the hand is over: both hands' melds and deadwood are shown then.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<HandResult>,
+    /// The match scores so far.
     pub scores: Scores,
     /// What this seat may do now.
     pub legal_actions: Vec<Action>,
@@ -54,8 +65,10 @@ pub struct SeatView {
 /// Another player at the table, as this seat sees them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct PlayerView {
+    /// That player's seat.
     #[schema(value_type = u8)]
     pub seat: Seat,
+    /// How many cards that player holds.
     pub hand_size: u32,
     /// Cards this player took from the discard pile and still holds.
     pub known_cards: Vec<Card>,
@@ -64,9 +77,12 @@ pub struct PlayerView {
 /// The knocker's melds shown to the defender.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct KnockView {
+    /// The seat that knocked.
     #[schema(value_type = u8)]
     pub knocker: Seat,
+    /// The knocker's melds, onto which the defender may lay off (`onto` indexes them).
     pub melds: Vec<Vec<Card>>,
+    /// The knocker's deadwood.
     pub deadwood: u32,
 }
 

@@ -11,7 +11,9 @@ use super::{HookInfo, HookPoint, Variant};
 /// One row of the rules table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct RulesRow {
+    /// The rule's heading (Knocking, How a hand ends, ...).
     pub row: String,
+    /// The rule as this ruleset plays it, in words.
     pub text: String,
 }
 

@@ -12,7 +12,7 @@ fn check_page(page: Page, name: &str) {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == fresh,
-        "{} is stale: run `cargo run -- docs {name} > {}` (or `UPDATE_DOCS=1 cargo test --test docs`)",
+        "{} is stale: run `cargo run -- docs {name} > {}` (or `UPDATE_DOCS=1 cargo test --test it docs::`)",
         page.file(),
         page.file()
     );
@@ -115,4 +115,20 @@ fn completions_are_printed_for_every_shell() {
             assert!(text.contains(word), "{shell}: no {word}");
         }
     }
+}
+
+#[test]
+fn the_readme_shows_examples_play_py_as_it_is() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let program = std::fs::read_to_string(root.join("examples/play.py")).unwrap();
+    let shown = readme
+        .split("<!-- play.py:start -->\n```python\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```\n<!-- play.py:end -->").next())
+        .expect("README.md has no play.py block between its markers");
+    assert_eq!(
+        shown, program,
+        "README.md's copy of examples/play.py differs from the file"
+    );
 }

@@ -63,7 +63,7 @@ fn act_with(rules: &Ruleset, state: &State, seat: u8, kind: ActionKind) -> (Stat
     let legal = legal_actions(rules, state);
     let stepped =
         step(rules, &NoHooks, state, &action).unwrap_or_else(|e| panic!("{action:?} refused: {e}"));
-    validate(rules, &stepped.state).unwrap();
+    validate(rules, &NoHooks, &stepped.state).unwrap();
     if !matches!(
         action.kind,
         ActionKind::LayOff { .. } | ActionKind::Knock { melds: Some(_), .. }

@@ -116,7 +116,7 @@ fn random_game(rules: &Ruleset, seed: u64, target: Target, check_refusals: bool)
     game.target = Some(target);
     let mut state = new_game(rules, &NoHooks, game).unwrap().state;
     for _ in 0..3000 {
-        validate(rules, &state).unwrap();
+        validate(rules, &NoHooks, &state).unwrap();
         let json = serde_json::to_string(&state).unwrap();
         let back: State = serde_json::from_str(&json).unwrap();
         assert_eq!(back, state);

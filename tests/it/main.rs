@@ -12,6 +12,7 @@ mod docs;
 mod engine;
 mod engine_props;
 mod forms;
+mod fuzz_states;
 mod rules;
 mod rules_engine;
 mod seats;

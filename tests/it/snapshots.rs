@@ -445,7 +445,7 @@ mod scenarios {
             let legal = legal_actions(&self.v.ruleset, &self.state);
             let next = step(&self.v.ruleset, self.v.hooks.as_ref(), &self.state, a)
                 .unwrap_or_else(|e| panic!("{} refused: {e}", action_text(a)));
-            validate(&self.v.ruleset, &next.state).unwrap();
+            validate(&self.v.ruleset, self.v.hooks.as_ref(), &next.state).unwrap();
             if !matches!(
                 a.kind,
                 ActionKind::LayOff { .. }

@@ -1,13 +1,18 @@
 //! Plain states from outside: a state is accepted only when legal play from a deal reaches it.
 //! Each test starts from a real state and changes one thing a client could change.
 
+use std::sync::Arc;
+
 use gin_rules::cards::{Card, CardSet, parse_cards, set};
 use gin_rules::engine::{
-    Action, ActionKind, InvalidState, NewGame, Phase, Source, State, legal_actions, new_game, step,
-    validate, view,
+    Action, ActionKind, GameBonus, InvalidState, NewGame, Outcome, Phase, Source, State, StepError,
+    legal_actions, new_game, step, validate, view,
 };
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::Target;
+use serde_json::json;
+
+use crate::api_support::Client;
 
 use crate::variants;
 use variants::variant;
@@ -55,7 +60,7 @@ fn act(v: &Variant, s: &State, seat: u8, kind: ActionKind) -> State {
 }
 
 fn check(v: &Variant, s: &State) -> Result<(), InvalidState> {
-    validate(&v.ruleset, s)
+    validate(&v.ruleset, v.hooks.as_ref(), s)
 }
 
 /// Refused, and the answer names the problem.
@@ -162,4 +167,376 @@ fn a_real_lay_off_state_is_viewed_and_stepped() {
     check(&v, &s).unwrap();
     assert!(view(&v.ruleset, &s, 0).is_some());
     assert_eq!(legal_actions(&v.ruleset, &s).len(), 2);
+}
+
+// Issue 10, item 9: impossible plain states that were accepted, each from a real state changed in
+// one field.
+
+/// The lay-off state with nothing laid off: the hand is over (seat 1 knocked with 1, seat 0
+/// keeps 26), deal 0 of a match to 100.
+fn over_state(v: &Variant) -> State {
+    let s = lay_off_state(v);
+    act(v, &s, 0, ActionKind::LayOff { cards: vec![] })
+}
+
+/// Seat 1 draws TC and goes gin (discarding AD); the hand is over.
+fn gin_state(v: &Variant) -> State {
+    let s = deal_deck(v, deck(KNOCKER, DEFENDER, "KD", "TC"), Target::Points(100));
+    let s = act(v, &s, 1, ActionKind::Pass);
+    let s = act(v, &s, 0, ActionKind::Pass);
+    let s = act(
+        v,
+        &s,
+        1,
+        ActionKind::Draw {
+            from: Source::Stock,
+        },
+    );
+    act(
+        v,
+        &s,
+        1,
+        ActionKind::Gin {
+            discard: Some("AD".parse().unwrap()),
+            melds: None,
+        },
+    )
+}
+
+/// The second deal, dealt from the seed, before anyone acts.
+fn second_deal(v: &Variant) -> State {
+    let s = over_state(v);
+    act(v, &s, 0, ActionKind::NextHand)
+}
+
+fn result_of(s: &mut State) -> &mut gin_rules::engine::HandResult {
+    match &mut s.tables[0].phase {
+        Phase::Over { result } => result,
+        p => panic!("not over: {p:?}"),
+    }
+}
+
+fn record_of(s: &mut State) -> &mut gin_rules::engine::MatchRecord {
+    Arc::make_mut(&mut s.record)
+}
+
+#[test]
+fn the_real_states_of_these_checks_are_accepted() {
+    let v = variant("standard", &[]);
+    for s in [
+        lay_off_state(&v),
+        over_state(&v),
+        gin_state(&v),
+        second_deal(&v),
+    ] {
+        check(&v, &s).unwrap();
+    }
+    let four = variant("four-player", &[]);
+    let s = new_game(
+        &four.ruleset,
+        four.hooks.as_ref(),
+        NewGame::seeded(four.reference.clone(), 5),
+    )
+    .unwrap()
+    .state;
+    check(&four, &s).unwrap();
+}
+
+#[test]
+fn scores_before_the_first_hand_is_over_are_refused() {
+    let v = variant("standard", &[]);
+    let mut s = lay_off_state(&v);
+    let g = &mut record_of(&mut s).games[0];
+    g.points = vec![99, 5];
+    g.hands_won = vec![1, 1];
+    refused(&v, &s, "nothing is scored before the first hand is over");
+    // Once the first hand is over, the scores are exactly what its result scores.
+    let mut s = over_state(&v);
+    record_of(&mut s).games[0].points = vec![99, 5];
+    refused(
+        &v,
+        &s,
+        "the scores are not what the first hand's results score",
+    );
+}
+
+#[test]
+fn a_knock_limit_the_ruleset_does_not_give_is_refused() {
+    let v = variant("standard", &[]);
+    let mut s = lay_off_state(&v);
+    s.tables[0].knock_limit = Some(98);
+    refused(&v, &s, "the knock limit of this hand is 10, not 98");
+    // Oklahoma: the upcard decides (KD: 10), a hook-chosen limit is checked the same way.
+    let ok = variant("standard", &["oklahoma"]);
+    let mut s = lay_off_state(&ok);
+    check(&ok, &s).unwrap();
+    s.tables[0].knock_limit = Some(9);
+    refused(&ok, &s, "the knock limit of this hand is 10, not 9");
+    let mut s = lay_off_state(&ok);
+    s.tables[0].multiplier = 2;
+    refused(&ok, &s, "the score multiplier of this hand is 1, not 2");
+}
+
+#[test]
+fn a_lay_off_after_a_dead_hand_or_gin_is_refused() {
+    let v = variant("standard", &[]);
+    let mut s = lay_off_state(&v);
+    knock_of(&mut s).outcome = Outcome::Dead;
+    refused(&v, &s, "a lay-off phase after outcome dead is not played");
+    let mut s = lay_off_state(&v);
+    knock_of(&mut s).outcome = Outcome::Gin;
+    refused(&v, &s, "a lay-off phase after outcome gin is not played");
+}
+
+#[test]
+fn gin_with_deadwood_is_refused() {
+    let v = variant("standard", &[]);
+    let mut s = gin_state(&v);
+    assert_eq!(result_of(&mut s).outcome, Outcome::Gin);
+    result_of(&mut s).deadwood[1] = 10;
+    refused(&v, &s, "wrong deadwood");
+    // A knock relabelled gin: the knocker's cards leave 1.
+    let mut s = over_state(&v);
+    result_of(&mut s).outcome = Outcome::Gin;
+    refused(&v, &s, "gin leaves no deadwood, not 1");
+    // Points that are not what the cards score.
+    let mut s = gin_state(&v);
+    result_of(&mut s).points[1] += 1;
+    refused(&v, &s, "wrong points");
+}
+
+#[test]
+fn a_lay_off_phase_in_straight_gin_is_refused() {
+    let standard = variant("standard", &[]);
+    let straight = variant("straight-gin", &[]);
+    let mut s = lay_off_state(&standard);
+    s.ruleset = Arc::new(straight.reference.clone());
+    refused(
+        &straight,
+        &s,
+        "a lay-off phase after outcome knock is not played",
+    );
+}
+
+#[test]
+fn winners_that_are_not_seats_are_refused() {
+    let v = variant("standard", &[]);
+    let mut s = over_state(&v);
+    result_of(&mut s).winner = Some(200);
+    refused(
+        &v,
+        &s,
+        "the winner, seat 200, is not a player of this table",
+    );
+    let mut s = over_state(&v);
+    s.winners = Some(vec![200]);
+    refused(&v, &s, "a winner is not a seat of this game");
+    // A real seat that did not win.
+    let mut s = over_state(&v);
+    result_of(&mut s).winner = Some(0);
+    refused(&v, &s, "a knock with deadwood 36 is over the knock limit");
+}
+
+#[test]
+fn a_changed_upcard_is_refused() {
+    let v = variant("standard", &[]);
+    // To a card the knocker holds without having taken it.
+    let mut s = lay_off_state(&v);
+    s.tables[0].upcard = "5S".parse().unwrap();
+    refused(&v, &s, "holds the upcard 5S without having taken it");
+    // To a card of the stock.
+    let mut s = lay_off_state(&v);
+    s.tables[0].upcard = s.tables[0].stock.top().unwrap();
+    refused(&v, &s, "is in the stock");
+    // A later deal's upcard comes from the seed.
+    let mut s = second_deal(&v);
+    let real = s.tables[0].upcard;
+    let other = s.tables[0].discard.as_slice()[0];
+    assert_eq!(real, other);
+    let swap = s.tables[0].hands[0].first().unwrap();
+    s.tables[0].hands[0].remove(swap);
+    s.tables[0].hands[0].insert(real);
+    s.tables[0].discard = gin_rules::engine::Pile::from_bottom_up(&[swap]).unwrap();
+    s.tables[0].upcard = swap;
+    refused(&v, &s, "the upcard of deal 1 is");
+}
+
+#[test]
+fn a_later_deal_is_the_seeded_one() {
+    let v = variant("standard", &[]);
+    let s = second_deal(&v);
+    // A card of the stock swapped with one of a hand.
+    let mut bad = s.clone();
+    let t = &mut bad.tables[0];
+    let from_hand = t.hands[0].first().unwrap();
+    let from_stock = t.stock.as_slice()[0];
+    t.hands[0].remove(from_hand);
+    t.hands[0].insert(from_stock);
+    t.stock.as_mut_slice()[0] = from_hand;
+    refused(
+        &v,
+        &bad,
+        "is not what is left of the stock dealt for deal 1",
+    );
+    // The two hands swapped.
+    let mut bad = s.clone();
+    bad.tables[0].hands.swap(0, 1);
+    refused(&v, &bad, "which was neither dealt to them");
+}
+
+#[test]
+fn a_four_player_state_keeps_its_tables_and_teams() {
+    let v = variant("four-player", &[]);
+    let s = new_game(
+        &v.ruleset,
+        v.hooks.as_ref(),
+        NewGame::seeded(v.reference.clone(), 5),
+    )
+    .unwrap()
+    .state;
+    let mut dropped = s.clone();
+    dropped.tables.pop();
+    refused(
+        &v,
+        &dropped,
+        "the tables are not seated as this game seats deal 0",
+    );
+    let mut repaired = s.clone();
+    record_of(&mut repaired).layout.sides = vec![vec![0, 1], vec![2, 3]];
+    refused(
+        &v,
+        &repaired,
+        "the sides or games of the match are not the ones this game plays",
+    );
+    let mut swapped = s.clone();
+    swapped.tables.swap(0, 1);
+    refused(&v, &swapped, "not seated");
+}
+
+#[test]
+fn bonuses_that_were_not_awarded_are_refused() {
+    let v = variant("standard", &[]);
+    let mut s = over_state(&v);
+    record_of(&mut s).bonuses.push(GameBonus {
+        game: 0,
+        winner: 7,
+        game_bonus: vec![0, 100],
+        boxes: vec![0, 25],
+        shutout: 1,
+        totals: vec![0, 125],
+    });
+    refused(
+        &v,
+        &s,
+        "a game bonus (game 0, winner side 7) does not fit the match",
+    );
+    let mut s = over_state(&v);
+    record_of(&mut s).bonuses.push(GameBonus {
+        game: 0,
+        winner: 1,
+        game_bonus: vec![0, 100],
+        boxes: vec![0, 25],
+        shutout: 1,
+        totals: vec![0, 125],
+    });
+    refused(
+        &v,
+        &s,
+        "the game bonuses are not what the first hand's results award",
+    );
+}
+
+#[test]
+fn targets_ids_and_moves_must_match_the_game() {
+    let v = variant("standard", &[]);
+    let mut s = lay_off_state(&v);
+    s.target = Target::Points(0);
+    refused(&v, &s, "this game is not played to 0 points");
+    let mut s = over_state(&v);
+    result_of(&mut s).game.id = gin_rules::engine::GameId::from_seed(99);
+    refused(&v, &s, "the hand result is of game");
+    let mut s = over_state(&v);
+    s.game.moves = 1;
+    refused(&v, &s, "too early");
+    let mut s = over_state(&v);
+    s.game.moves += 1;
+    refused(&v, &s, "the last hand ended at move");
+    let mut s = second_deal(&v);
+    s.deal_number = 3;
+    refused(&v, &s, "deal 3");
+}
+
+#[test]
+fn numbers_near_their_limits_are_refused_and_never_wrap() {
+    let v = variant("standard", &[]);
+    // Points near i64::MAX: no hand scores that much.
+    let mut s = second_deal(&v);
+    record_of(&mut s).games[0].points[1] = i64::MAX - 1;
+    refused(&v, &s, "points from 1 hands won");
+    // Stepping such a state anyway (the engine alone, without validation) is an error, not a
+    // wrap or a panic.
+    let mut s = lay_off_state(&v);
+    record_of(&mut s).games[0].points[1] = i64::MAX - 1;
+    let a = Action::new(0, ActionKind::LayOff { cards: vec![] });
+    assert!(matches!(
+        step(&v.ruleset, v.hooks.as_ref(), &s, &a),
+        Err(StepError::Overflow(_))
+    ));
+    let mut s = lay_off_state(&v);
+    record_of(&mut s).games[0].hands_won[1] = u32::MAX;
+    refused(&v, &s, "nothing is scored");
+    assert!(matches!(
+        step(&v.ruleset, v.hooks.as_ref(), &s, &a),
+        Err(StepError::Overflow(_))
+    ));
+    let mut s = over_state(&v);
+    s.deal_number = u32::MAX;
+    refused(&v, &s, "too early");
+    let next = Action::new(0, ActionKind::NextHand);
+    assert!(matches!(
+        step(&v.ruleset, v.hooks.as_ref(), &s, &next),
+        Err(StepError::Overflow(_))
+    ));
+}
+
+#[actix_web::test]
+async fn an_impossible_plain_state_is_invalid_state_over_http() {
+    let app = Client::new(false).await;
+    let (status, snap) = app
+        .post("/v1/games", &json!({"ruleset": "standard", "seed": 3}))
+        .await;
+    assert_eq!(status, 201);
+    let (status, _) = app
+        .post(
+            "/v1/games/view",
+            &json!({"state": snap["state"], "seat": 0}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let mut bad = snap["state"].clone();
+    bad["record"]["games"][0]["points"] = json!([99, 5]);
+    bad["record"]["games"][0]["hands_won"] = json!([1, 1]);
+    let (status, p) = app
+        .post("/v1/games/view", &json!({"state": bad, "seat": 0}))
+        .await;
+    assert_eq!(status, 422, "{p}");
+    assert_eq!(p["type"], "invalid-state");
+    assert!(
+        p["detail"].as_str().unwrap().contains("nothing is scored"),
+        "{p}"
+    );
+    // A target an option in force refuses.
+    let (_, snap) = app
+        .post(
+            "/v1/games",
+            &json!({"ruleset": "standard", "options": ["hollywood"], "seed": 3}),
+        )
+        .await;
+    let mut bad = snap["state"].clone();
+    bad["target"] = json!("single_hand");
+    let (status, p) = app
+        .post("/v1/games/view", &json!({"state": bad, "seat": 0}))
+        .await;
+    assert_eq!(status, 422, "{p}");
+    assert_eq!(p["type"], "invalid-state");
 }

@@ -543,3 +543,63 @@ async fn an_authored_ruleset_travels_in_the_state() {
     let end = play_to_end(&b, snap, 5, 2000).await;
     assert_eq!(end["status"], "match_over");
 }
+
+#[actix_web::test]
+async fn an_action_with_an_unknown_field_is_refused_in_json_words() {
+    let app = Client::new(false).await;
+    let (_, game) = app.post("/v1/games", &json!({"seed": 42})).await;
+    for (action, words) in [
+        (
+            json!({"seat": 1, "type": "pass", "player": 1}),
+            "unknown field `player`",
+        ),
+        (
+            json!({"seat": 1, "type": "lay_off", "cards": [{"card": "AS", "meld": 0}]}),
+            "unknown field `meld`",
+        ),
+        (
+            json!({"seat": "one", "type": "pass"}),
+            "expected a whole number from 0 to 255",
+        ),
+    ] {
+        let (status, body) = app
+            .post(
+                "/v1/games/step",
+                &json!({"state": game["state"], "action": action}),
+            )
+            .await;
+        assert_eq!((status, body["type"].as_str()), (400, Some("invalid-json")));
+        let detail = body["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains(words), "{action}: {detail}");
+        assert!(!detail.contains("u8"), "{detail}");
+    }
+}
+
+#[actix_web::test]
+async fn an_illegal_action_names_its_reason() {
+    let app = Client::new(false).await;
+    let (_, game) = app
+        .post("/v1/games", &json!({"seed": 42, "dealer": 0}))
+        .await;
+    for (action, reason) in [
+        (json!({"seat": 0, "type": "pass"}), "not-your-turn"),
+        (
+            json!({"seat": 1, "type": "discard", "card": "KD"}),
+            "decide-on-upcard",
+        ),
+        (json!({"seat": 1, "type": "next_hand"}), "hand-not-over"),
+    ] {
+        let (status, body) = app
+            .post(
+                "/v1/games/step",
+                &json!({"state": game["state"], "action": action}),
+            )
+            .await;
+        assert_eq!(status, 422, "{body}");
+        assert_eq!(body["reason"], reason, "{action}");
+        assert!(
+            gin_rules::engine::IllegalAction::REASONS.contains(&reason),
+            "{reason}"
+        );
+    }
+}

@@ -1,0 +1,197 @@
+//! The deal the tables come from: seated as the ruleset seats it, with the knock limit and
+//! multiplier its hooks give, and (after the first deal, which may come from an explicit deck)
+//! dealt from the match's seed.
+
+use crate::cards::{Card, CardSet};
+use crate::hooks::{DealInfo, Hooks, TableSeating};
+use crate::ruleset::{Ruleset, Seat};
+
+use super::super::deal::{seating, shuffled_deck};
+use super::super::score;
+use super::super::state::{State, Table};
+use super::{at, drawn_from_stock};
+
+pub(super) fn check_deal(rules: &Ruleset, hooks: &dyn Hooks, state: &State, p: &mut Vec<String>) {
+    check_seating(rules, hooks, state, p);
+    check_hand_rules(rules, hooks, state, p);
+    if state.deal_number > 0 {
+        let named = state.tables.len() > 1;
+        for (i, t) in state.tables.iter().enumerate() {
+            check_seeded(rules, state, t, i, &at(i, named), p);
+        }
+    }
+}
+
+/// The tables are the seating the `seating` hook gives for this deal, with some dealer.
+fn check_seating(rules: &Ruleset, hooks: &dyn Hooks, state: &State, p: &mut Vec<String>) {
+    let tables: Vec<TableSeating> = state
+        .tables
+        .iter()
+        .map(|t| TableSeating {
+            dealer: t.dealer,
+            players: t.seats,
+        })
+        .collect();
+    // The tables' own dealers first: that is who dealt in every built-in form.
+    let mut tried = Vec::with_capacity(usize::from(rules.seats));
+    let candidates = tables
+        .iter()
+        .map(|t| t.dealer)
+        .chain(0..rules.seats)
+        .filter(|d| {
+            let new = !tried.contains(d);
+            if new {
+                tried.push(*d);
+            }
+            new
+        })
+        .collect::<Vec<Seat>>();
+    let mut failed = None;
+    for dealer in candidates {
+        match seating(
+            rules,
+            hooks,
+            &state.record.layout,
+            dealer,
+            state.deal_number,
+        ) {
+            Ok(s) if s == tables => return,
+            Ok(_) => {}
+            Err(e) => failed = Some(e),
+        }
+    }
+    match failed {
+        Some(e) => p.push(format!("the seating of the deal cannot be checked: {e}")),
+        None => p.push(format!(
+            "the tables are not seated as this game seats deal {}: no dealer gives {}",
+            state.deal_number,
+            describe(&tables)
+        )),
+    }
+}
+
+fn describe(tables: &[TableSeating]) -> String {
+    let v: Vec<String> = tables
+        .iter()
+        .map(|t| {
+            format!(
+                "{} against {} (dealer {})",
+                t.players[0], t.players[1], t.dealer
+            )
+        })
+        .collect();
+    v.join(", ")
+}
+
+/// Each table's knock limit and multiplier are what the hooks give at its deal. The hooks read
+/// the match totals before the deal: known while the deal is not yet scored, and at the first
+/// deal (all 0). A scored later deal is checked through its results instead.
+fn check_hand_rules(rules: &Ruleset, hooks: &dyn Hooks, state: &State, p: &mut Vec<String>) {
+    let seats = usize::from(rules.seats);
+    let totals = if state.deal_number == 0 {
+        vec![0; seats]
+    } else if !state.is_between_hands() {
+        match score::checked_totals(&state.record) {
+            Ok(sides) => (0..rules.seats)
+                .map(|s| {
+                    state
+                        .record
+                        .layout
+                        .side_of(s)
+                        .and_then(|side| sides.get(side).copied())
+                        .unwrap_or(0)
+                })
+                .collect(),
+            Err(_) => return,
+        }
+    } else {
+        return;
+    };
+    let named = state.tables.len() > 1;
+    for (i, t) in state.tables.iter().enumerate() {
+        let at = at(i, named);
+        let info = DealInfo {
+            upcard: t.upcard,
+            dealer: t.dealer,
+            hand_number: state.deal_number,
+            totals: &totals,
+            knock_limit: rules.knock_limit,
+        };
+        match hooks.knock_limit(&info) {
+            Ok(limit) if limit == t.knock_limit => {}
+            Ok(limit) => p.push(format!(
+                "{at}the knock limit of this hand is {}, not {}",
+                limit_words(limit),
+                limit_words(t.knock_limit)
+            )),
+            Err(e) => p.push(format!("{at}the knock limit cannot be checked: {e}")),
+        }
+        match hooks.score_multiplier(&info) {
+            Ok(m) if m == t.multiplier => {}
+            Ok(m) => p.push(format!(
+                "{at}the score multiplier of this hand is {m}, not {}",
+                t.multiplier
+            )),
+            Err(e) => p.push(format!("{at}the score multiplier cannot be checked: {e}")),
+        }
+    }
+}
+
+fn limit_words(limit: Option<u8>) -> String {
+    match limit {
+        Some(l) => l.to_string(),
+        None => "none (only gin goes out)".into(),
+    }
+}
+
+/// A later deal comes from the seed: the upcard is the seeded one, and (until a reshuffle) the
+/// stock is what is left of the seeded stock, drawn from the top, and each player holds only
+/// their own dealt cards, cards drawn from the stock and cards taken from the discard pile.
+fn check_seeded(
+    rules: &Ruleset,
+    state: &State,
+    t: &Table,
+    index: usize,
+    at: &str,
+    p: &mut Vec<String>,
+) {
+    let n = usize::from(rules.hand_size);
+    let deck = shuffled_deck(state.seed, state.deal_number, index as u8);
+    let Some(&upcard) = deck.get(2 * n) else {
+        return;
+    };
+    if t.upcard != upcard {
+        p.push(format!(
+            "{at}the upcard of deal {} is {upcard}, not {}",
+            state.deal_number, t.upcard
+        ));
+        return;
+    }
+    if t.reshuffles > 0 {
+        return;
+    }
+    let dealt_stock: Vec<Card> = deck[2 * n + 1..].iter().rev().copied().collect();
+    let left = t.stock.len();
+    if dealt_stock.get(..left) != Some(t.stock.as_slice()) {
+        p.push(format!(
+            "{at}the stock is not what is left of the stock dealt for deal {}",
+            state.deal_number
+        ));
+        return;
+    }
+    let Some(drawn) = drawn_from_stock(rules, t) else {
+        return;
+    };
+    let drawn: CardSet = dealt_stock[left..left + drawn].iter().copied().collect();
+    for r in 0..2 {
+        let dealt: CardSet = deck[..2 * n].iter().skip(r).step_by(2).copied().collect();
+        let unexplained = t.hands[r].minus(t.taken[r]).minus(dealt).minus(drawn);
+        if !unexplained.is_empty() {
+            p.push(format!(
+                "{at}seat {} holds {unexplained}, which was neither dealt to them, drawn from the \
+                 stock nor taken from the discard pile",
+                t.seats[r]
+            ));
+        }
+    }
+}
