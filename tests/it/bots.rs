@@ -7,7 +7,7 @@ use std::sync::Arc;
 use gin_rules::bot::{self, Level};
 use gin_rules::cards::{Card, CardSet};
 use gin_rules::cli::play::{level_of, simulate_levels};
-use gin_rules::engine::{NewGame, Phase, State, legal_actions, new_game, step, validate, view};
+use gin_rules::engine::{NewGame, Phase, State, legal_actions, new_game, step, view};
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::Target;
 use rand::RngExt;
@@ -103,7 +103,10 @@ fn each_level_decides_from_its_seats_view_only() {
                     let base = bot::decide_for(level, &v.ruleset, &s, seat).unwrap();
                     for _ in 0..3 {
                         let other = shuffle_unseen(&s, seat, &mut r);
-                        validate(&v.ruleset, &other).unwrap();
+                        // (Not `validate`: later deals are checked against the seed's stock, which moved.)
+                        for t in &other.tables {
+                            assert_eq!(t.all_cards(), CardSet::FULL);
+                        }
                         if playing && other != s {
                             moved += 1;
                         }
