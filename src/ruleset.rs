@@ -280,9 +280,11 @@ pub struct RulesetRef {
     /// Options in force, in the order applied.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<String>,
-    /// An authored ruleset sent with the request: its YAML and scripts travel with the game.
+    /// An authored ruleset sent with the request: its YAML and scripts travel with the game
+    /// (shared, not copied, by the states and resolved variants that carry it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub authored: Option<AuthoredRuleset>,
+    #[schema(value_type = Option<AuthoredRuleset>)]
+    pub authored: Option<std::sync::Arc<AuthoredRuleset>>,
 }
 
 /// A ruleset written by a variant author: one YAML file and the Rhai scripts it names.

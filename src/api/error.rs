@@ -58,7 +58,7 @@ pub enum ApiError {
     InvalidDeck(String),
     #[error("{0}")]
     InvalidHand(String),
-    #[error("there is no ruleset {id:?}{}", lists_them(suggestion.as_deref()))]
+    #[error("there is no ruleset {:?}{}", crate::rules::limits::shown(id), lists_them(suggestion.as_deref()))]
     UnknownRuleset {
         id: String,
         /// The nearest ruleset id, when the id looks like a typo of it.
@@ -107,6 +107,14 @@ pub enum ApiError {
     #[error("{0}")]
     GuardUnavailable(String),
     #[error("{0}")]
+    UnsupportedMediaType(String),
+    #[error("{0}")]
+    RequestTimeout(String),
+    #[error("{0}")]
+    ServerBusy(String),
+    #[error("{0}")]
+    StateTooLarge(String),
+    #[error("{0}")]
     Internal(String),
 }
 
@@ -143,6 +151,10 @@ impl ApiError {
             ApiError::DeckNotAllowed(_) => "deck-not-allowed",
             ApiError::StaleState(_) => "stale-state",
             ApiError::GuardUnavailable(_) => "replay-guard-unavailable",
+            ApiError::UnsupportedMediaType(_) => "unsupported-media-type",
+            ApiError::RequestTimeout(_) => "request-timeout",
+            ApiError::ServerBusy(_) => "server-busy",
+            ApiError::StateTooLarge(_) => "state-too-large",
             ApiError::Internal(_) => "internal-error",
         }
     }
@@ -172,6 +184,10 @@ impl ApiError {
             ApiError::DeckNotAllowed(_) => "Explicit decks are not allowed on this server",
             ApiError::StaleState(_) => "The game has moved on since this state",
             ApiError::GuardUnavailable(_) => "The replay guard does not answer",
+            ApiError::UnsupportedMediaType(_) => "The body is not application/json",
+            ApiError::RequestTimeout(_) => "The request body did not arrive in time",
+            ApiError::ServerBusy(_) => "The server is busy",
+            ApiError::StateTooLarge(_) => "The game's state would not fit in a request",
             ApiError::Internal(_) => "The server failed",
         }
     }
@@ -311,6 +327,14 @@ impl From<actix_web::error::JsonPayloadError> for ApiError {
             E::Payload(actix_web::error::PayloadError::Overflow) => ApiError::PayloadTooLarge {
                 limit: super::BODY_LIMIT,
             },
+            E::Payload(actix_web::error::PayloadError::Io(e))
+                if e.kind() == std::io::ErrorKind::TimedOut =>
+            {
+                ApiError::RequestTimeout(format!("{e}: send the whole body promptly"))
+            }
+            E::ContentType => ApiError::UnsupportedMediaType(
+                "send the body as JSON with Content-Type: application/json".into(),
+            ),
             e => ApiError::InvalidJson(e.to_string()),
         }
     }
@@ -330,7 +354,8 @@ pub struct Problem {
     /// unknown-option, incompatible-options, invalid-ruleset, script-error, invalid-state,
     /// tampered-state, illegal-action, unknown-seat, invalid-target, payload-too-large, not-found,
     /// method-not-allowed, missing-seat-key, forbidden-seat, deck-not-allowed, stale-state,
-    /// replay-guard-unavailable, internal-error.
+    /// replay-guard-unavailable, unsupported-media-type, request-timeout, server-busy,
+    /// state-too-large, internal-error.
     #[serde(rename = "type")]
     #[schema(example = "illegal-action")]
     pub kind: String,
@@ -368,7 +393,11 @@ impl ResponseError for ApiError {
             ApiError::MissingSeatKey(_) => StatusCode::UNAUTHORIZED,
             ApiError::ForbiddenSeat(_) => StatusCode::FORBIDDEN,
             ApiError::StaleState(_) => StatusCode::CONFLICT,
-            ApiError::GuardUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::GuardUnavailable(_) | ApiError::ServerBusy(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         }
@@ -378,11 +407,20 @@ impl ResponseError for ApiError {
         let body = serde_json::to_vec(&self.problem()).unwrap_or_default();
         let mut res = HttpResponse::build(self.status_code());
         res.insert_header((header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON)));
-        if let ApiError::MissingSeatKey(_) = self {
-            res.insert_header((
-                header::WWW_AUTHENTICATE,
-                HeaderValue::from_static("Bearer realm=\"gin-rules\""),
-            ));
+        match self {
+            ApiError::MissingSeatKey(_) => {
+                res.insert_header((
+                    header::WWW_AUTHENTICATE,
+                    HeaderValue::from_static("Bearer realm=\"gin-rules\""),
+                ));
+            }
+            ApiError::ServerBusy(_) => {
+                res.insert_header((header::RETRY_AFTER, super::gate::RETRY_AFTER_SECONDS));
+            }
+            ApiError::RequestTimeout(_) => {
+                res.insert_header((header::CONNECTION, HeaderValue::from_static("close")));
+            }
+            _ => {}
         }
         res.body(body)
     }

@@ -1,5 +1,6 @@
 //! `POST /v1/games`, `POST /v1/games/step`, `POST /v1/games/view`.
 
+use actix_web::http::header::ContentType;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -8,6 +9,7 @@ use crate::cards::Card;
 use crate::engine::{self, Action, GameId, GameRef, NewGame, SeatView};
 use crate::ruleset::{AuthoredRuleset, RulesetRef, Seat, Target};
 
+use super::gate::check_state_fits;
 use super::seats::Audience;
 use super::snapshot::Snapshot;
 use super::{ApiError, AppState, StateInput};
@@ -97,9 +99,27 @@ pub async fn create(
     body: web::Json<NewGameRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
+    let work = app.clone();
+    let body = app.gate.run(move || deal(&work, req)).await?;
+    Ok(json_answer(HttpResponse::Created(), body))
+}
+
+/// A JSON answer from bytes serialised on the engine's thread.
+fn json_answer(mut res: actix_web::HttpResponseBuilder, body: Vec<u8>) -> HttpResponse {
+    res.content_type(ContentType::json()).body(body)
+}
+
+/// Serialises an answer (on the engine's thread: a state may be large).
+pub(super) fn to_json(value: &impl serde::Serialize) -> Result<Vec<u8>, ApiError> {
+    serde_json::to_vec(value)
+        .map_err(|e| ApiError::Internal(format!("the answer does not serialise: {e}")))
+}
+
+fn deal(app: &AppState, req: NewGameRequest) -> Result<Vec<u8>, ApiError> {
     if app.seat_keys.is_some() && (req.deck.is_some() || req.decks.is_some()) {
         return Err(ApiError::DeckNotAllowed(
-            "this server binds play to seats and deals only decks nobody can foresee: leave out              deck and decks"
+            "this server binds play to seats and deals only decks nobody can foresee: leave out \
+             deck and decks"
                 .into(),
         ));
     }
@@ -115,9 +135,8 @@ pub async fn create(
                 .check(&authored.yaml, &authored.scripts)
                 .map_err(ApiError::invalid_ruleset)?;
             RulesetRef {
-                id: base.reference.id.clone(),
                 options: req.options,
-                authored: Some(authored),
+                ..base.reference.clone()
             }
         }
     };
@@ -155,9 +174,10 @@ pub async fn create(
         (None, None) => Audience::Everyone,
     };
     let id = dealt.state.game.id;
-    let mut snapshot = Snapshot::new(&app, &variant, dealt.state, dealt.events, audience)?;
+    let mut snapshot = Snapshot::new(app, &variant, dealt.state, dealt.events, audience)?;
+    check_state_fits(&snapshot.state)?;
     snapshot.seats = app.seat_keys.as_ref().map(|k| k.issue(id, seats));
-    Ok(HttpResponse::Created().json(snapshot))
+    to_json(&snapshot)
 }
 
 /// Applies one action. With seat keys, the key of the action's seat is needed and the answer is
@@ -176,24 +196,56 @@ pub async fn step(
     app: web::Data<AppState>,
     body: web::Json<StepRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let key = app.seat_key(&req)?;
+    let key = app.seat_key(&req)?.map(str::to_owned);
+    let body = body.into_inner();
+    let work = app.clone();
+    match app
+        .gate
+        .run(move || apply(&work, key.as_deref(), body))
+        .await?
+    {
+        Applied::Stepped { from, answer } => {
+            app.record_step(from).await?;
+            Ok(json_answer(HttpResponse::Ok(), answer))
+        }
+        Applied::Refused { game, error } => {
+            app.check_fresh(game).await?;
+            Err(error)
+        }
+    }
+}
+
+/// A step as the engine's thread leaves it; the replay guard has the last word.
+enum Applied {
+    /// Accepted from the state `from`: the answer, if the guard agrees.
+    Stepped { from: GameRef, answer: Vec<u8> },
+    /// Refused by the engine: the answer, unless the state is stale.
+    Refused { game: GameRef, error: ApiError },
+}
+
+fn apply(app: &AppState, key: Option<&str>, body: StepRequest) -> Result<Applied, ApiError> {
     let (state, variant) = app.open_state(&body.state)?;
     let audience = app.audience(key, &state, body.action.seat)?;
     let rules = &variant.ruleset;
     let stepped = match engine::step(rules, variant.hooks.as_ref(), &state, &body.action) {
         Ok(stepped) => stepped,
         Err(e) => {
-            app.check_fresh(state.game).await?;
-            return Err(ApiError::from_step(e, || {
+            let error = ApiError::from_step(e, || {
                 let mut legal = engine::legal_actions(rules, &state);
                 legal.retain(|a| audience.shows(a.seat));
                 legal
-            }));
+            });
+            return Ok(Applied::Refused {
+                game: state.game,
+                error,
+            });
         }
     };
-    app.record_step(state.game).await?;
-    let snapshot = Snapshot::new(&app, &variant, stepped.state, stepped.events, audience)?;
-    Ok(HttpResponse::Ok().json(snapshot))
+    let snapshot = Snapshot::new(app, &variant, stepped.state, stepped.events, audience)?;
+    Ok(Applied::Stepped {
+        from: state.game,
+        answer: to_json(&snapshot)?,
+    })
 }
 
 /// What one seat may see. With seat keys, the key of that seat is needed.
@@ -211,16 +263,32 @@ pub async fn view(
     app: web::Data<AppState>,
     body: web::Json<ViewRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let key = app.seat_key(&req)?;
+    let key = app.seat_key(&req)?.map(str::to_owned);
+    let body = body.into_inner();
+    let work = app.clone();
+    let (game, answer) = app
+        .gate
+        .run(move || see(&work, key.as_deref(), body))
+        .await?;
+    app.check_fresh(game).await?;
+    Ok(json_answer(HttpResponse::Ok(), answer?))
+}
+
+/// The view, or why there is none (told only if the state is not stale).
+fn see(
+    app: &AppState,
+    key: Option<&str>,
+    body: ViewRequest,
+) -> Result<(GameRef, Result<Vec<u8>, ApiError>), ApiError> {
     let (state, variant) = app.open_state(&body.state)?;
     let seat = body.seat;
     app.audience(key, &state, seat)?;
-    app.check_fresh(state.game).await?;
-    let view = engine::view(&variant.ruleset, &state, seat).ok_or_else(|| {
-        ApiError::UnknownSeat(format!(
+    let answer = match engine::view(&variant.ruleset, &state, seat) {
+        Some(seen) => to_json(&seen),
+        None => Err(ApiError::UnknownSeat(format!(
             "there is no seat {seat}: this game has seats 0 to {}",
             state.seats().saturating_sub(1)
-        ))
-    })?;
-    Ok(HttpResponse::Ok().json(view))
+        ))),
+    };
+    Ok((state.game, answer))
 }

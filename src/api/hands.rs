@@ -1,5 +1,6 @@
 //! `POST /v1/hands/analyze`.
 
+use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, post, web};
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -8,6 +9,7 @@ use crate::analysis::HandAnalysis;
 use crate::cards::Card;
 use crate::ruleset::RulesetRef;
 
+use super::games::to_json;
 use super::{ApiError, AppState};
 
 /// A hand to analyse under a ruleset's melds, values and knock limit.
@@ -46,13 +48,22 @@ pub async fn analyze(
     body: web::Json<AnalyzeRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
-    let variant = app.resolve(&RulesetRef {
-        id: req.ruleset,
-        options: req.options,
-        authored: None,
-    })?;
-    let rules = &variant.ruleset;
-    let analysis = HandAnalysis::of(&rules.melds, rules.knock_limit, &req.cards)
-        .map_err(|e| ApiError::InvalidHand(e.to_string()))?;
-    Ok(HttpResponse::Ok().json(analysis))
+    let work = app.clone();
+    let body = app
+        .gate
+        .run(move || {
+            let variant = work.resolve(&RulesetRef {
+                id: req.ruleset,
+                options: req.options,
+                authored: None,
+            })?;
+            let rules = &variant.ruleset;
+            let analysis = HandAnalysis::of(&rules.melds, rules.knock_limit, &req.cards)
+                .map_err(|e| ApiError::InvalidHand(e.to_string()))?;
+            to_json(&analysis)
+        })
+        .await?;
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(body))
 }

@@ -16,6 +16,7 @@
 
 pub mod error;
 pub mod games;
+pub mod gate;
 pub mod guard;
 pub mod hands;
 pub mod health;
@@ -45,6 +46,7 @@ use crate::ruleset::{RulesetRef, Seat};
 
 pub use crate::rules::{Catalog, ResolveError, RulesetError, Variant};
 pub use error::{ApiError, Problem};
+pub use gate::{Gate, Limits};
 pub use guard::ReplayGuard;
 pub use seal::Sealer;
 pub use seats::{Audience, SeatKeys};
@@ -62,6 +64,8 @@ pub struct AppState {
     pub seat_keys: Option<SeatKeys>,
     /// `Some`: a state older than its game's latest is refused.
     pub guard: Option<ReplayGuard>,
+    /// Engine work runs behind it, within its limits.
+    pub gate: Gate,
 }
 
 /// Seat keys need a secret to derive them from.
@@ -81,7 +85,18 @@ impl AppState {
             sealer,
             seat_keys: None,
             guard: None,
+            gate: Gate::new(Limits::default()),
         }
+    }
+
+    /// Runs engine work within `limits` instead of the defaults.
+    pub fn with_limits(mut self, limits: Limits) -> AppState {
+        self.gate = Gate::new(limits);
+        self
+    }
+
+    pub fn limits(&self) -> &Limits {
+        self.gate.limits()
     }
 
     /// Binds play to seats, with keys derived from the sealer's secrets.
@@ -291,12 +306,12 @@ impl ApiError {
     }
 }
 
-/// How JSON bodies are read: up to [`BODY_LIMIT`], any content type, errors as problems.
+/// How JSON bodies are read: up to [`BODY_LIMIT`], `Content-Type: application/json` only
+/// ([`gate::body_gate`] refuses the other types before the body is read), errors as problems.
 pub fn json_config() -> web::JsonConfig {
     web::JsonConfig::default()
         .limit(BODY_LIMIT)
-        .content_type_required(false)
-        .content_type(|_| true)
+        .content_type_required(true)
         .error_handler(|e, _req| ApiError::from(e).into())
 }
 
@@ -309,11 +324,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     .handler(StatusCode::NOT_FOUND, as_problem)
                     .handler(StatusCode::METHOD_NOT_ALLOWED, as_problem),
             )
+            .wrap(actix_web::middleware::from_fn(gate::body_gate))
             .service(games::create)
             .service(games::step)
             .service(games::view)
             .service(rulesets::list)
             .service(rulesets::check)
+            // Any other method on the check path: 405, not a ruleset named `check`.
+            .service(web::resource("/v1/rulesets/check").to(not_found))
             .service(rulesets::get)
             .service(hands::analyze)
             .service(health::healthz)
@@ -337,13 +355,28 @@ const ROUTES: &[(&str, &str)] = &[
     ("/docs", "GET"),
 ];
 
-async fn not_found(req: HttpRequest) -> actix_web::HttpResponse {
-    let path = req.path();
-    let allowed: Vec<&str> = ROUTES
-        .iter()
-        .filter(|(pattern, _)| actix_web::dev::ResourceDef::new(*pattern).is_match(path))
+/// The methods of the routes `path` matches; a route without parameters that matches hides the
+/// patterns that would also match (`/v1/rulesets/check` is not the ruleset `check`).
+fn allowed_methods(path: &str) -> Vec<&'static str> {
+    let matching = || {
+        ROUTES
+            .iter()
+            .filter(|(pattern, _)| actix_web::dev::ResourceDef::new(*pattern).is_match(path))
+    };
+    let exact: Vec<&str> = matching()
+        .filter(|(pattern, _)| !pattern.contains('{'))
         .map(|&(_, method)| method)
         .collect();
+    if exact.is_empty() {
+        matching().map(|&(_, method)| method).collect()
+    } else {
+        exact
+    }
+}
+
+async fn not_found(req: HttpRequest) -> actix_web::HttpResponse {
+    let path = req.path();
+    let allowed = allowed_methods(path);
     if allowed.is_empty() {
         return ApiError::NotFound(path.to_string()).error_response();
     }

@@ -30,7 +30,12 @@ verbatim with the next action. With a secret configured, `state` is an opaque se
 without one it is the plain state object, fully validated on every request.\n\n\
 Every error is `application/problem+json` (RFC 9457) with a stable `type` code. Besides the \
 codes listed per operation, any path may answer `404 not-found` or `405 method-not-allowed`, \
-and any body over 256 KiB is refused with `413 payload-too-large`.\n\n\
+and any body over 256 KiB is refused with `413 payload-too-large`. A body must be sent as \
+`Content-Type: application/json` (`415 unsupported-media-type`) and arrive within the server's \
+body timeout, 10 s by default (`408 request-timeout`). Engine work runs on a fixed number of \
+threads: a request that waits too long for one gets `503 server-busy` with `Retry-After`, \
+and the hooks of one request share one budget of time and operations (`422 script-error` \
+beyond it).\n\n\
 A server started with `--seat-keys` binds play to seats: the deal's answer holds one key per \
 seat (`seats`), `step` and `view` need `Authorization: Bearer <key>` (the `seat_key` scheme), and \
 every answer shows only what the key's seat may see. Without seat keys no key is needed. A \
@@ -355,7 +360,8 @@ fn examples() -> Vec<(&'static str, Value)> {
         (
             "Snapshot",
             json!({
-                "state": state, "game": game.clone(), "status": "in_progress", "to_act": [0],
+                "state": state, "game": game.clone(), "ruleset": {"id": "standard", "options": []},
+                "status": "in_progress", "to_act": [0],
                 "legal_actions": [{"seat": 0, "type": "take_upcard"}, {"seat": 0, "type": "pass"}],
                 "events": [{"type": "dealt", "table": 0, "deal": 0, "dealer": 1, "seats": [0, 1],
                             "upcard": "7H", "knock_limit": 10, "multiplier": 1}],
@@ -407,7 +413,11 @@ fn errors_of(path: &str, method: &str) -> &'static [&'static str] {
             "unknown-seat",
             "invalid-target",
             "deck-not-allowed",
+            "state-too-large",
             "payload-too-large",
+            "unsupported-media-type",
+            "request-timeout",
+            "server-busy",
             "internal-error",
         ],
         ("/v1/games/step", "post") => &[
@@ -423,8 +433,11 @@ fn errors_of(path: &str, method: &str) -> &'static [&'static str] {
             "illegal-action",
             "script-error",
             "payload-too-large",
+            "unsupported-media-type",
+            "request-timeout",
             "internal-error",
             "replay-guard-unavailable",
+            "server-busy",
         ],
         ("/v1/games/view", "post") => &[
             "invalid-json",
@@ -437,7 +450,10 @@ fn errors_of(path: &str, method: &str) -> &'static [&'static str] {
             "stale-state",
             "unknown-seat",
             "payload-too-large",
+            "unsupported-media-type",
+            "request-timeout",
             "replay-guard-unavailable",
+            "server-busy",
         ],
         ("/v1/hands/analyze", "post") => &[
             "invalid-json",
@@ -447,16 +463,25 @@ fn errors_of(path: &str, method: &str) -> &'static [&'static str] {
             "unknown-option",
             "incompatible-options",
             "payload-too-large",
+            "unsupported-media-type",
+            "request-timeout",
+            "server-busy",
         ],
-        ("/v1/rulesets/{id}", "get") => {
-            &["unknown-ruleset", "unknown-option", "incompatible-options"]
-        }
+        ("/v1/rulesets/{id}", "get") => &[
+            "unknown-ruleset",
+            "unknown-option",
+            "incompatible-options",
+            "server-busy",
+        ],
         ("/v1/rulesets/check", "post") => &[
             "invalid-json",
             "invalid-ruleset",
             "unknown-option",
             "incompatible-options",
             "payload-too-large",
+            "unsupported-media-type",
+            "request-timeout",
+            "server-busy",
         ],
         _ => &[],
     }
@@ -546,6 +571,19 @@ pub fn example_error(code: &str) -> Option<ApiError> {
             "the replay guard does not answer, so no step is accepted now: try again shortly"
                 .into(),
         ),
+        "unsupported-media-type" => ApiError::UnsupportedMediaType(
+            "send the body as JSON with Content-Type: application/json".into(),
+        ),
+        "request-timeout" => ApiError::RequestTimeout(
+            "the request body did not arrive within 10000 ms: send the whole body promptly".into(),
+        ),
+        "server-busy" => ApiError::ServerBusy(
+            "the server is busy: all 2 engine threads stayed taken for 2000 ms; try again shortly"
+                .into(),
+        ),
+        "state-too-large" => ApiError::StateTooLarge(
+            "this game's state would be 258113 bytes, and every request that continues the game must carry it: at most 253952 bytes (the body limit of 262144 less 8192 for the action and the state's growth); make the authored ruleset or its scripts smaller".into(),
+        ),
         "internal-error" => {
             ApiError::Internal("the state could not be sealed: out of memory".into())
         }
@@ -584,18 +622,24 @@ fn add_error_responses(doc: &mut Value) {
                     );
                 }
                 let codes: Vec<&str> = errors.iter().map(ApiError::code).collect();
-                responses.insert(
-                    status.to_string(),
-                    json!({
-                        "description": format!("Problem details; `type` is one of: {}", codes.join(", ")),
-                        "content": {
-                            super::error::PROBLEM_JSON: {
-                                "schema": {"$ref": "#/components/schemas/Problem"},
-                                "examples": examples
-                            }
+                let mut response = json!({
+                    "description": format!("Problem details; `type` is one of: {}", codes.join(", ")),
+                    "content": {
+                        super::error::PROBLEM_JSON: {
+                            "schema": {"$ref": "#/components/schemas/Problem"},
+                            "examples": examples
                         }
-                    }),
-                );
+                    }
+                });
+                if codes.contains(&"server-busy") {
+                    response["headers"] = json!({
+                        "Retry-After": {
+                            "description": "With `server-busy`: seconds to wait before trying again.",
+                            "schema": {"type": "integer", "minimum": 1}
+                        }
+                    });
+                }
+                responses.insert(status.to_string(), response);
             }
         }
     }

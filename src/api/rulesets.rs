@@ -2,12 +2,14 @@
 
 use std::collections::BTreeMap;
 
+use actix_web::http::header::ContentType;
 use actix_web::{HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::ruleset::{Ruleset, RulesetRef};
 
+use super::games::to_json;
 use super::{ApiError, AppState, Variant};
 use crate::rules::{HookInfo, OptionInfo, RulesRow, RulesetInfo, rules_table};
 
@@ -17,6 +19,11 @@ pub struct RulesetDetail {
     /// The ruleset id.
     #[schema(example = "standard")]
     pub id: String,
+    /// Authored rulesets only: the SHA-256 (hex) of the YAML and scripts, as snapshots of games
+    /// dealt from it name it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "5f2b0c1e9a7d4c3b8e6f1a2d0c9b8a7e6f5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b")]
+    pub content_hash: Option<String>,
     /// The options in force, in the order applied.
     pub options: Vec<OptionInfo>,
     /// The options the ruleset offers.
@@ -34,6 +41,7 @@ impl RulesetDetail {
     fn of(variant: &Variant) -> RulesetDetail {
         RulesetDetail {
             id: variant.reference.id.clone(),
+            content_hash: variant.content_hash.map(|h| h.hex()),
             options: variant.options.clone(),
             allowed_options: variant.allowed_options.clone(),
             hooks: variant.hook_points.clone(),
@@ -43,7 +51,10 @@ impl RulesetDetail {
     }
 }
 
-/// An authored ruleset to check.
+/// An authored ruleset to check. Limits: YAML at most 64 KiB and nested at most 10 levels; at
+/// most 16 scripts of 64 KiB together, each named like `oklahoma.rhai` in at most 64 characters;
+/// at most 64 options and 64 hook bindings; texts at most 1 000 characters. An answer lists at
+/// most 50 problems, then counts the rest.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"yaml": "id: my-gin\nextends: standard\n", "scripts": {}}))]
@@ -104,8 +115,14 @@ pub async fn get(
         options,
         authored: None,
     };
-    let variant = app.resolve(&reference)?;
-    Ok(HttpResponse::Ok().json(RulesetDetail::of(&variant)))
+    let work = app.clone();
+    let body = app
+        .gate
+        .run(move || to_json(&RulesetDetail::of(&*work.resolve(&reference)?)))
+        .await?;
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(body))
 }
 
 /// Checks an authored ruleset without dealing a game.
@@ -122,6 +139,14 @@ pub async fn check(
     body: web::Json<CheckRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
+    let work = app.clone();
+    let body = app.gate.run(move || check_authored(&work, req)).await?;
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(body))
+}
+
+fn check_authored(app: &AppState, req: CheckRequest) -> Result<Vec<u8>, ApiError> {
     let base = app
         .catalog
         .check(&req.yaml, &req.scripts)
@@ -130,13 +155,9 @@ pub async fn check(
         base
     } else {
         app.resolve(&RulesetRef {
-            id: base.reference.id.clone(),
             options: req.options,
-            authored: Some(crate::ruleset::AuthoredRuleset {
-                yaml: req.yaml,
-                scripts: req.scripts,
-            }),
+            ..base.reference.clone()
         })?
     };
-    Ok(HttpResponse::Ok().json(RulesetDetail::of(&variant)))
+    to_json(&RulesetDetail::of(&variant))
 }

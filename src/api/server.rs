@@ -13,7 +13,7 @@ use tracing_subscriber::EnvFilter;
 
 use super::guard::{self, MemoryGuard, RedisGuard, ReplayGuard};
 use super::seal::Sealer;
-use super::{AppState, Catalog};
+use super::{AppState, Catalog, Limits};
 
 /// Where the server listens when neither `--addr` nor `GIN_RULES_ADDR` says.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
@@ -52,6 +52,23 @@ pub struct ServeArgs {
     /// Worker threads [default: one per core]
     #[arg(long, value_name = "N")]
     pub workers: Option<usize>,
+    /// Requests doing engine work (rulesets, hooks, the meld solver) at once, each on a thread
+    /// of its own, off the workers [default: one per core]
+    #[arg(long, value_name = "N")]
+    pub engine_threads: Option<usize>,
+    /// How long a request waits for an engine thread before `503 server-busy` [default: 2s]
+    #[arg(long, value_name = "DURATION")]
+    pub engine_wait: Option<String>,
+    /// Time the hooks of one request may take together, e.g. 250ms [default: 250ms]
+    #[arg(long, value_name = "DURATION")]
+    pub script_budget: Option<String>,
+    /// How long a request body may take to arrive after its headers (`408 request-timeout`)
+    /// [default: 10s]
+    #[arg(long, value_name = "DURATION")]
+    pub body_timeout: Option<String>,
+    /// How long a client may take to send a request's headers [default: 5s]
+    #[arg(long, value_name = "DURATION")]
+    pub header_timeout: Option<String>,
     /// Write logs as JSON lines instead of text (the level comes from RUST_LOG, default info)
     #[arg(long)]
     pub log_json: bool,
@@ -108,6 +125,55 @@ pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
         bail!("a replay guard expiry of 0 would remember nothing");
     }
     Ok(Duration::from_secs(seconds))
+}
+
+/// A time span such as `250ms`, `2s` or `1m` (a bare number is seconds), more than zero.
+pub fn parse_span(text: &str) -> anyhow::Result<Duration> {
+    let t = text.trim();
+    let (number, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
+        Some(i) => t.split_at(i),
+        None => (t, "s"),
+    };
+    let n: u64 = number
+        .parse()
+        .with_context(|| format!("{text:?} is not a time like 250ms, 2s or 1m"))?;
+    let span = match unit {
+        "ms" => Duration::from_millis(n),
+        "s" => Duration::from_secs(n),
+        "m" => Duration::from_secs(n.saturating_mul(60)),
+        _ => bail!("{text:?} is not a time like 250ms, 2s or 1m"),
+    };
+    if span.is_zero() {
+        bail!("{text:?} is no time at all");
+    }
+    Ok(span)
+}
+
+/// The limits against costly and slow requests the options ask for.
+pub fn limits(args: &ServeArgs) -> anyhow::Result<Limits> {
+    let mut limits = Limits::default();
+    if let Some(n) = args.engine_threads {
+        if n == 0 {
+            bail!("--engine-threads must be at least 1");
+        }
+        limits.engine_threads = n;
+    }
+    let span = |given: &Option<String>, flag: &str| -> anyhow::Result<Option<Duration>> {
+        given
+            .as_deref()
+            .map(|t| parse_span(t).with_context(|| flag.to_string()))
+            .transpose()
+    };
+    if let Some(d) = span(&args.engine_wait, "--engine-wait")? {
+        limits.engine_wait = d;
+    }
+    if let Some(d) = span(&args.script_budget, "--script-budget")? {
+        limits.script_budget.time = d;
+    }
+    if let Some(d) = span(&args.body_timeout, "--body-timeout")? {
+        limits.body_timeout = d;
+    }
+    Ok(limits)
 }
 
 /// The replay guard the options ask for (connecting to Redis to check it answers).
@@ -180,7 +246,7 @@ pub fn app_state(args: &ServeArgs) -> anyhow::Result<AppState> {
             );
         }
     }
-    let mut state = AppState::new(catalog, load_sealer(args)?);
+    let mut state = AppState::new(catalog, load_sealer(args)?).with_limits(limits(args)?);
     if flag(args.seat_keys, "GIN_RULES_SEAT_KEYS") {
         state = state
             .with_seat_keys()
@@ -218,6 +284,11 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let rulesets = state.catalog.list().len();
+    let limits = *state.limits();
+    let header_timeout = match &args.header_timeout {
+        Some(t) => parse_span(t).context("--header-timeout")?,
+        None => Duration::from_secs(5),
+    };
     let origins = args.cors_origin.clone();
     let mut server = HttpServer::new(move || {
         App::new()
@@ -245,6 +316,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
                 }
             })
     })
+    .client_request_timeout(header_timeout)
     .shutdown_timeout(10);
     if let Some(n) = args.workers {
         server = server.workers(n.max(1));
@@ -258,6 +330,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         states = if sealed { "sealed" } else { "plain" },
         seat_keys,
         replay_guard = replay_guard.as_deref().unwrap_or("none"),
+        engine_threads = limits.engine_threads,
+        script_budget_ms = limits.script_budget.time.as_millis() as u64,
         "gin-rules listening on http://{addr} (docs at /docs)"
     );
     actix_web::rt::System::new()

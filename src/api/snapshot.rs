@@ -19,6 +19,32 @@ pub enum Status {
     MatchOver,
 }
 
+/// The ruleset a game is played under, readable even when the state is sealed: an authored
+/// ruleset is told apart from any other with the same id by the hash of its text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(example = json!({"id": "standard", "options": ["oklahoma"]}))]
+pub struct RulesetName {
+    /// The ruleset id (for an authored ruleset, the id its YAML declares; never a built-in id).
+    #[schema(example = "standard")]
+    pub id: String,
+    /// The options in force, in the order applied.
+    pub options: Vec<String>,
+    /// Authored rulesets only: the SHA-256 (64 hex digits) of the YAML and scripts the game
+    /// was dealt from, the same on every server (`POST /v1/rulesets/check` answers it too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_hash: Option<String>,
+}
+
+impl RulesetName {
+    pub fn of(variant: &Variant) -> RulesetName {
+        RulesetName {
+            id: variant.reference.id.clone(),
+            options: variant.reference.options.clone(),
+            content_hash: variant.content_hash.map(|h| h.hex()),
+        }
+    }
+}
+
 /// A game state as the server hands it out: a sealed token when the server has a secret, else the
 /// plain state object. Send it back verbatim with the next request.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -37,6 +63,8 @@ pub struct Snapshot {
     pub state: StateOutput,
     /// The game's id and the number of actions accepted so far.
     pub game: GameRef,
+    /// The ruleset and options the game is played under.
+    pub ruleset: RulesetName,
     /// `in_progress`, or `match_over` once the match is decided.
     pub status: Status,
     /// Seats that may act now (every seat between hands, where any may deal the next hand).
@@ -95,6 +123,7 @@ impl Snapshot {
         Ok(Snapshot {
             state,
             game,
+            ruleset: RulesetName::of(variant),
             status,
             to_act,
             legal_actions,

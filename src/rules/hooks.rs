@@ -3,8 +3,12 @@
 //! Every script is compiled once, when its ruleset loads, by a sandboxed engine: `Engine::new_raw()`
 //! with only the arithmetic, logic, math, string, array and map packages (no `sleep`, no time, no
 //! `eval`, no modules, no file or network access), strict variables, and limits on operations,
-//! call depth, expression depth, string, array and map sizes, plus a wall-clock deadline per call.
-//! `print` and `debug` go to `tracing` (target `gin_rules::script`).
+//! call depth, expression depth, string, array and map sizes. The functions that grow a string
+//! (`+`, `+=`, `append`, `replace`, `pad`) refuse, before building it, a string over the size
+//! limit. Time is bounded per call, or, inside [`with_budget`], by one budget of time and
+//! operations that every hook a request runs shares. `print` and `debug` go to `tracing` at debug
+//! level (target `gin_rules::script`), cut to [`MAX_PRINT_CHARS`] characters, at most
+//! [`MAX_PRINT_LINES`] lines per call or per budget.
 //!
 //! A script defines functions. Each public function must be a hook point ([`HookPoint`]) taking
 //! one parameter, the context (a read-only map: a script may change its copy, never the game);
@@ -37,7 +41,10 @@ use rhai::packages::{
     ArithmeticPackage, BasicArrayPackage, BasicIteratorPackage, BasicMapPackage, BasicMathPackage,
     BasicStringPackage, LogicPackage, MoreStringPackage, Package,
 };
-use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, EvalAltResult, FnAccess, INT, Map, Scope};
+use rhai::{
+    AST, Array, CallFnOptions, Dynamic, Engine, EvalAltResult, FnAccess, INT, ImmutableString, Map,
+    NativeCallContext, Scope,
+};
 
 use crate::hooks::{
     DealInfo, DealerInfo, GameScore, HookError, Hooks, LayoutInfo, MatchLayout, RecordInfo,
@@ -61,8 +68,12 @@ pub const MAX_ARRAY: usize = 1_024;
 pub const MAX_MAP: usize = 256;
 /// Longest script source.
 pub const MAX_SCRIPT_BYTES: usize = 64 * 1024;
-/// Wall-clock time one hook call may take.
+/// Wall-clock time one hook call may take outside a [`with_budget`] (the command line).
 pub const MAX_CALL_TIME: Duration = Duration::from_millis(250);
+/// The longest `print` or `debug` line logged; the rest is cut.
+pub const MAX_PRINT_CHARS: usize = 200;
+/// The most `print` and `debug` lines logged per call, or per budget.
+pub const MAX_PRINT_LINES: u32 = 20;
 
 /// The points where a script may decide a rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -118,9 +129,71 @@ impl fmt::Display for HookPoint {
     }
 }
 
+/// One budget shared by every hook call of a request (or of anything run inside
+/// [`with_budget`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Wall-clock time all the calls together may take.
+    pub time: Duration,
+    /// Operations all the calls together may run (each call also stops at [`MAX_OPERATIONS`]).
+    pub operations: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            time: Duration::from_millis(250),
+            operations: 400_000,
+        }
+    }
+}
+
+/// What is left of the budget on this thread.
+#[derive(Clone, Copy, Debug)]
+struct Spending {
+    budget: Budget,
+    deadline: Instant,
+    operations_left: u64,
+}
+
+/// Why [`Engine::on_progress`] stopped a call.
+const OUT_OF_TIME: &str = "out of time";
+const OUT_OF_OPERATIONS: &str = "out of operations";
+
 thread_local! {
-    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+    /// The budget of the calls on this thread; `None`: each call has its own limits.
+    static SPENDING: Cell<Option<Spending>> = const { Cell::new(None) };
+    /// The running call's deadline and the operations it may run.
+    static CALL_LIMIT: Cell<Option<(Instant, u64)>> = const { Cell::new(None) };
+    /// Operations the running call has run so far.
+    static CALL_OPERATIONS: Cell<u64> = const { Cell::new(0) };
+    static PRINT_LINES_LEFT: Cell<u32> = const { Cell::new(MAX_PRINT_LINES) };
     static OBSERVER: RefCell<Option<Observer>> = const { RefCell::new(None) };
+}
+
+/// Runs `run` with one budget for every hook it calls on this thread: the calls share `budget`'s
+/// time and operations (and [`MAX_PRINT_LINES`]), instead of each having its own limit. What a
+/// request does runs inside one.
+pub fn with_budget<R>(budget: Budget, run: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Spending>, u32);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SPENDING.with(|s| s.set(self.0));
+            PRINT_LINES_LEFT.with(|p| p.set(self.1));
+        }
+    }
+    let before = SPENDING.with(|s| {
+        s.replace(Some(Spending {
+            budget,
+            deadline: Instant::now() + budget.time,
+            operations_left: budget.operations,
+        }))
+    });
+    let _restore = Restore(
+        before,
+        PRINT_LINES_LEFT.with(|p| p.replace(MAX_PRINT_LINES)),
+    );
+    run()
 }
 
 type Observer = Box<dyn FnMut(HookPoint, &Map)>;
@@ -165,17 +238,20 @@ fn sandbox() -> Engine {
     e.set_max_variables(256);
     e.set_strict_variables(true);
     e.disable_symbol("eval");
-    e.on_print(|s| tracing::info!(target: "gin_rules::script", "{s}"));
-    e.on_debug(|s, source, pos| {
-        tracing::debug!(target: "gin_rules::script", source = source.unwrap_or(""), line = pos.line(), "{s}");
-    });
+    e.on_print(|s| log_script_line(s, None, None));
+    e.on_debug(|s, source, pos| log_script_line(s, source, pos.line()));
     e.on_progress(|ops| {
-        if ops % 1024 != 0 {
-            return None;
+        CALL_OPERATIONS.with(|c| c.set(ops));
+        let (deadline, allowed) = CALL_LIMIT.with(Cell::get)?;
+        if ops > allowed {
+            return Some(Dynamic::from(OUT_OF_OPERATIONS));
         }
-        let late = DEADLINE.with(|d| d.get().is_some_and(|t| Instant::now() > t));
-        late.then(|| Dynamic::from("time limit"))
+        if ops % 16 == 0 && Instant::now() > deadline {
+            return Some(Dynamic::from(OUT_OF_TIME));
+        }
+        None
     });
+    guard_string_growth(&mut e);
     e.register_fn("card_rank", |c: &str| -> String {
         c.chars().take(1).collect()
     });
@@ -183,6 +259,220 @@ fn sandbox() -> Engine {
         c.chars().skip(1).take(1).collect()
     });
     e
+}
+
+/// Logs a script's `print` or `debug` line at debug level, cut to [`MAX_PRINT_CHARS`] characters
+/// and with control characters escaped, while lines are left for this call or budget.
+fn log_script_line(text: &str, source: Option<&str>, line: Option<usize>) {
+    let left = PRINT_LINES_LEFT.with(|p| {
+        let left = p.get();
+        p.set(left.saturating_sub(1));
+        left
+    });
+    if left == 0 || !tracing::enabled!(target: "gin_rules::script", tracing::Level::DEBUG) {
+        return;
+    }
+    let mut cut = String::with_capacity(text.len().min(MAX_PRINT_CHARS * 2));
+    for c in text.chars().take(MAX_PRINT_CHARS) {
+        if c.is_control() {
+            cut.extend(c.escape_default());
+        } else {
+            cut.push(c);
+        }
+    }
+    if text.chars().nth(MAX_PRINT_CHARS).is_some() {
+        cut.push_str("...");
+    }
+    tracing::debug!(
+        target: "gin_rules::script",
+        source = source.unwrap_or(""),
+        line,
+        "{cut}"
+    );
+    if left == 1 {
+        tracing::debug!(
+            target: "gin_rules::script",
+            "more script output is not logged (at most {MAX_PRINT_LINES} lines per request)"
+        );
+    }
+}
+
+type RhaiResult<T> = Result<T, Box<EvalAltResult>>;
+
+/// `ErrorDataTooLarge` when a string of `len` bytes would be over the engine's limit.
+fn check_string_size(ctx: &NativeCallContext, len: Option<usize>) -> RhaiResult<()> {
+    let max = ctx.engine().max_string_size();
+    match len {
+        Some(len) if max == 0 || len <= max => Ok(()),
+        _ => Err(
+            EvalAltResult::ErrorDataTooLarge("Length of string".into(), ctx.call_position()).into(),
+        ),
+    }
+}
+
+/// A value as `+` and `append` write it into a string.
+fn as_text(ctx: &NativeCallContext, item: Dynamic) -> ImmutableString {
+    if item.is_unit() {
+        return ImmutableString::new();
+    }
+    if item.is_string() {
+        return item.into_immutable_string().unwrap_or_default();
+    }
+    let shown = item.to_string();
+    ctx.call_native_fn::<ImmutableString>("to_string", (item,))
+        .unwrap_or_else(|_| shown.into())
+}
+
+/// `string` with every `find` replaced by `with`, refused before it is built when too long.
+fn replaced(
+    ctx: &NativeCallContext,
+    string: &ImmutableString,
+    find: &str,
+    with: &str,
+) -> RhaiResult<ImmutableString> {
+    if string.is_empty() {
+        return Ok(string.clone());
+    }
+    let n = string.matches(find).count();
+    let len = n
+        .checked_mul(with.len())
+        .and_then(|added| (string.len() - n * find.len()).checked_add(added));
+    check_string_size(ctx, len)?;
+    Ok(string.replace(find, with).into())
+}
+
+/// `string` padded with `padding` to `len` characters, refused before it is built when too long.
+fn padded(
+    ctx: &NativeCallContext,
+    string: &mut ImmutableString,
+    len: INT,
+    padding: &str,
+) -> RhaiResult<()> {
+    let have = string.chars().count();
+    let width = padding.chars().count();
+    let Ok(len) = usize::try_from(len) else {
+        return Ok(());
+    };
+    if len <= have || width == 0 {
+        return Ok(());
+    }
+    let missing = len - have;
+    let (whole, rest) = (missing / width, missing % width);
+    let rest: &str = match padding.char_indices().nth(rest) {
+        Some((i, _)) => &padding[..i],
+        None => padding,
+    };
+    let bytes = whole
+        .checked_mul(padding.len())
+        .and_then(|b| b.checked_add(rest.len()))
+        .and_then(|b| b.checked_add(string.len()));
+    check_string_size(ctx, bytes)?;
+    let s = string.make_mut();
+    for _ in 0..whole {
+        s.push_str(padding);
+    }
+    s.push_str(rest);
+    Ok(())
+}
+
+/// Replaces the string functions of Rhai's packages that can grow a string by ones that check the
+/// size before building it (the packages' `replace` builds the whole string first: two 8 KB
+/// strings made 64 MB; `pad` with an empty padding never ends).
+fn guard_string_growth(e: &mut Engine) {
+    e.register_fn(
+        "replace",
+        |ctx: NativeCallContext,
+         s: &mut ImmutableString,
+         find: &str,
+         with: &str|
+         -> RhaiResult<()> {
+            *s = replaced(&ctx, s, find, with)?;
+            Ok(())
+        },
+    );
+    e.register_fn(
+        "replace",
+        |ctx: NativeCallContext,
+         s: &mut ImmutableString,
+         find: &str,
+         with: char|
+         -> RhaiResult<()> {
+            *s = replaced(&ctx, s, find, with.encode_utf8(&mut [0; 4]))?;
+            Ok(())
+        },
+    );
+    e.register_fn(
+        "replace",
+        |ctx: NativeCallContext,
+         s: &mut ImmutableString,
+         find: char,
+         with: &str|
+         -> RhaiResult<()> {
+            *s = replaced(&ctx, s, find.encode_utf8(&mut [0; 4]), with)?;
+            Ok(())
+        },
+    );
+    e.register_fn(
+        "replace",
+        |ctx: NativeCallContext,
+         s: &mut ImmutableString,
+         find: char,
+         with: char|
+         -> RhaiResult<()> {
+            let with = with.to_string();
+            *s = replaced(&ctx, s, find.encode_utf8(&mut [0; 4]), &with)?;
+            Ok(())
+        },
+    );
+    e.register_fn(
+        "pad",
+        |ctx: NativeCallContext, s: &mut ImmutableString, len: INT, c: char| -> RhaiResult<()> {
+            padded(&ctx, s, len, c.encode_utf8(&mut [0; 4]))
+        },
+    );
+    e.register_fn(
+        "pad",
+        |ctx: NativeCallContext, s: &mut ImmutableString, len: INT, p: &str| -> RhaiResult<()> {
+            padded(&ctx, s, len, p)
+        },
+    );
+    fn joined(ctx: &NativeCallContext, a: &str, b: &str) -> RhaiResult<ImmutableString> {
+        check_string_size(ctx, a.len().checked_add(b.len()))?;
+        let mut s = String::with_capacity(a.len() + b.len());
+        s.push_str(a);
+        s.push_str(b);
+        Ok(s.into())
+    }
+    e.register_fn(
+        "+",
+        |ctx: NativeCallContext,
+         s: ImmutableString,
+         item: Dynamic|
+         -> RhaiResult<ImmutableString> {
+            let item = as_text(&ctx, item);
+            joined(&ctx, &s, &item)
+        },
+    );
+    e.register_fn(
+        "+",
+        |ctx: NativeCallContext,
+         item: Dynamic,
+         s: ImmutableString|
+         -> RhaiResult<ImmutableString> {
+            let item = as_text(&ctx, item);
+            joined(&ctx, &item, &s)
+        },
+    );
+    for name in ["+=", "append"] {
+        e.register_fn(
+            name,
+            |ctx: NativeCallContext, s: &mut ImmutableString, item: Dynamic| -> RhaiResult<()> {
+                let item = as_text(&ctx, item);
+                *s = joined(&ctx, s, &item)?;
+                Ok(())
+            },
+        );
+    }
 }
 
 static ENGINE: LazyLock<Engine> = LazyLock::new(sandbox);
@@ -545,9 +835,25 @@ impl ScriptHooks {
             }
         });
         let b = self.binding(point)?;
-        let deadline = Instant::now() + MAX_CALL_TIME;
+        let spending = SPENDING.with(Cell::get);
+        let (deadline, allowed) = match spending {
+            Some(s) => {
+                if s.operations_left == 0 || Instant::now() > s.deadline {
+                    return Some(Err(hook_error(
+                        point,
+                        format!("{}: {}", b.script.name, budget_spent(s.budget)),
+                    )));
+                }
+                (s.deadline, s.operations_left)
+            }
+            None => {
+                PRINT_LINES_LEFT.with(|p| p.set(MAX_PRINT_LINES));
+                (Instant::now() + MAX_CALL_TIME, MAX_OPERATIONS)
+            }
+        };
         let run = || {
-            DEADLINE.with(|d| d.set(Some(deadline)));
+            CALL_LIMIT.with(|c| c.set(Some((deadline, allowed))));
+            CALL_OPERATIONS.with(|c| c.set(0));
             let mut scope = Scope::new();
             let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
             let r = ENGINE.call_fn_with_options::<Dynamic>(
@@ -557,16 +863,23 @@ impl ScriptHooks {
                 point.name(),
                 (Dynamic::from_map(ctx),),
             );
-            DEADLINE.with(|d| d.set(None));
+            CALL_LIMIT.with(|c| c.set(None));
             r
         };
-        let result = match catch_unwind(AssertUnwindSafe(run)) {
+        let outcome = catch_unwind(AssertUnwindSafe(run));
+        CALL_LIMIT.with(|c| c.set(None));
+        if let Some(mut s) = spending {
+            let used = CALL_OPERATIONS.with(Cell::get);
+            s.operations_left = s.operations_left.saturating_sub(used);
+            SPENDING.with(|c| c.set(Some(s)));
+        }
+        let result = match outcome {
             Ok(Ok(v)) => Ok(v),
-            Ok(Err(e)) => Err(hook_error(point, describe_eval_error(&b.script.name, &e))),
-            Err(_) => {
-                DEADLINE.with(|d| d.set(None));
-                Err(hook_error(point, format!("{} crashed", b.script.name)))
-            }
+            Ok(Err(e)) => Err(hook_error(
+                point,
+                describe_eval_error(&b.script.name, &e, spending.map(|s| s.budget)),
+            )),
+            Err(_) => Err(hook_error(point, format!("{} crashed", b.script.name))),
         };
         Some(result)
     }
@@ -602,8 +915,17 @@ impl ScriptHooks {
     }
 }
 
+/// The failure of a call that found the request's budget spent.
+fn budget_spent(b: Budget) -> String {
+    format!(
+        "the hooks of this request ran over their shared budget ({} ms, {} operations)",
+        b.time.as_millis(),
+        b.operations
+    )
+}
+
 /// A script failure in a player's words, with the script and position.
-fn describe_eval_error(script: &str, e: &EvalAltResult) -> String {
+fn describe_eval_error(script: &str, e: &EvalAltResult, budget: Option<Budget>) -> String {
     let pos = e.position();
     let at = match (pos.line(), pos.position()) {
         (Some(l), Some(c)) => format!("{script}:{l}:{c}: "),
@@ -614,10 +936,20 @@ fn describe_eval_error(script: &str, e: &EvalAltResult) -> String {
         EvalAltResult::ErrorTooManyOperations(_) => {
             format!("ran over its limit of {MAX_OPERATIONS} operations (an endless loop?)")
         }
-        EvalAltResult::ErrorTerminated(..) => format!(
-            "ran over its time limit of {} ms",
-            MAX_CALL_TIME.as_millis()
-        ),
+        EvalAltResult::ErrorTerminated(why, _) => match budget {
+            Some(b) => budget_spent(b),
+            None if why
+                .clone()
+                .into_string()
+                .is_ok_and(|w| w == OUT_OF_OPERATIONS) =>
+            {
+                format!("ran over its limit of {MAX_OPERATIONS} operations (an endless loop?)")
+            }
+            None => format!(
+                "ran over its time limit of {} ms",
+                MAX_CALL_TIME.as_millis()
+            ),
+        },
         EvalAltResult::ErrorStackOverflow(_) => {
             format!("called functions more than {MAX_CALL_LEVELS} deep (runaway recursion?)")
         }
@@ -625,7 +957,7 @@ fn describe_eval_error(script: &str, e: &EvalAltResult) -> String {
             "{what} over its limit (strings {MAX_STRING} bytes, arrays {MAX_ARRAY}, maps {MAX_MAP})"
         ),
         EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => {
-            return describe_eval_error(script, inner);
+            return describe_eval_error(script, inner, budget);
         }
         other => other.to_string(),
     };

@@ -10,11 +10,9 @@ use crate::ruleset::{MatchRules, MeldRules, Ruleset, Target};
 
 use super::RulesetError;
 use super::hooks::{Binding, HookPoint, Script, compile};
+use super::limits::{self, MAX_YAML_BYTES, MAX_YAML_DEPTH, is_script_name, shown};
 use super::spec::{HooksSpec, Loc, OptionSpec, RulesetSpec, Sections, TargetSpec};
 use super::suggest::did_you_mean;
-
-/// Longest ruleset file.
-pub const MAX_YAML_BYTES: usize = 256 * 1024;
 
 /// Hook bindings a ruleset or option writes: a binding, or `None` to remove an inherited one.
 pub(crate) type HookOverlay = Vec<(HookPoint, Option<Binding>)>;
@@ -63,7 +61,7 @@ fn yaml_options() -> serde_saphyr::Options {
         with_snippet: false,
         budget: serde_saphyr::budget! {
             max_documents: 1,
-            max_depth: 24,
+            max_depth: MAX_YAML_DEPTH,
             max_events: 50_000,
             max_nodes: 20_000,
             max_aliases: 64,
@@ -110,9 +108,10 @@ fn yaml_error(file: &str, yaml: &str, e: &YamlError) -> RulesetError {
         YamlError::SerdeUnknownField {
             field, expected, ..
         } => match did_you_mean(field, expected.iter().copied()) {
-            Some(s) => format!("unknown key `{field}`; did you mean `{s}`?"),
+            Some(s) => format!("unknown key `{}`; did you mean `{s}`?", shown(field)),
             None => format!(
-                "unknown key `{field}` (expected one of: {})",
+                "unknown key `{}` (expected one of: {})",
+                shown(field),
                 expected.join(", ")
             ),
         },
@@ -123,9 +122,13 @@ fn yaml_error(file: &str, yaml: &str, e: &YamlError) -> RulesetError {
                 .map(|k| format!(" for `{k}`"))
                 .unwrap_or_default();
             match did_you_mean(variant, expected.iter().copied()) {
-                Some(s) => format!("unknown value `{variant}`{key}; did you mean `{s}`?"),
+                Some(s) => format!(
+                    "unknown value `{}`{key}; did you mean `{s}`?",
+                    shown(variant)
+                ),
                 None => format!(
-                    "unknown value `{variant}`{key} (expected one of: {})",
+                    "unknown value `{}`{key} (expected one of: {})",
+                    shown(variant),
                     expected.join(", ")
                 ),
             }
@@ -134,9 +137,12 @@ fn yaml_error(file: &str, yaml: &str, e: &YamlError) -> RulesetError {
         YamlError::Eof { .. } => {
             "the file is empty: a ruleset needs at least `id` and `name`".into()
         }
-        YamlError::Budget { breach, .. } => {
-            format!("the YAML is too large or too complex for a ruleset ({breach:?})")
-        }
+        YamlError::Budget { breach, .. } => match breach {
+            serde_saphyr::budget::BudgetBreach::Depth { .. } => format!(
+                "the YAML nests deeper than {MAX_YAML_DEPTH} levels; a ruleset needs at most 5"
+            ),
+            _ => format!("the YAML is too large or too complex for a ruleset ({breach:?})"),
+        },
         _ => {
             let text = inner.render_with_formatter(&serde_saphyr::UserMessageFormatter);
             let text = text
@@ -190,10 +196,6 @@ fn is_id(s: &str) -> bool {
         && !s.starts_with('-')
 }
 
-fn is_script_name(s: &str) -> bool {
-    s.ends_with(".rhai") && s.len() > 5 && !s.contains(['/', '\\']) && !s.starts_with('.')
-}
-
 /// Collects the hook bindings of one `hooks:` section, compiling scripts on first use.
 fn bind_hooks(
     file: &Arc<str>,
@@ -225,7 +227,9 @@ fn bind_hooks(
                 &spec.script,
                 file,
                 format!(
-                    "`hooks.{point}.script`: `{script_name}` is not a script name; write the name of a `.rhai` file beside the ruleset, like `oklahoma.rhai`"
+                    "`hooks.{point}.script`: `{}` is not a script name; write the name of a `.rhai` file beside the ruleset (at most {} letters, digits, `-`, `_` and `.`), like `oklahoma.rhai`",
+                    shown(script_name),
+                    limits::MAX_SCRIPT_NAME
                 ),
             ));
             continue;
@@ -291,6 +295,10 @@ pub(crate) fn parse_source(
     scripts: &BTreeMap<String, String>,
 ) -> Result<Source, Vec<RulesetError>> {
     let spec = parse_spec(file, yaml).map_err(|e| vec![e])?;
+    let errors = limits::check_spec(file, &spec);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
     let file: Arc<str> = Arc::from(file);
     let mut errors = Vec::new();
     if !is_id(&spec.id.value) {
@@ -298,8 +306,8 @@ pub(crate) fn parse_source(
             &spec.id,
             &file,
             format!(
-                "`id`: `{}` is not an id; use lower-case letters, digits and dashes, like `straight-gin`",
-                spec.id.value
+                "`id`: `{}` is not an id; use at most 64 lower-case letters, digits and dashes, like `straight-gin`",
+                shown(&spec.id.value)
             ),
         ));
     }
@@ -322,7 +330,10 @@ pub(crate) fn parse_source(
         if !is_id(name) {
             errors.push(in_file(
                 &file,
-                format!("`options`: `{name}` is not an option id; use lower-case letters, digits and dashes"),
+                format!(
+                    "`options`: `{}` is not an option id; use at most 64 lower-case letters, digits and dashes",
+                    shown(name)
+                ),
             ));
         }
         let Some(option) = option else { continue };

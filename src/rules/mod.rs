@@ -19,31 +19,34 @@
 //! assert_eq!(variant.ruleset.knock_limit, Some(10));
 //! ```
 
+mod cache;
 pub mod contexts;
 mod describe;
 pub mod hooks;
+pub mod limits;
 mod load;
 pub mod spec;
 mod suggest;
 
-use std::collections::hash_map::DefaultHasher;
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::path::Path;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, RwLock};
 
 use serde::Serialize;
 
 use crate::hooks::{Hooks, NoHooks};
 use crate::ruleset::{AuthoredRuleset, Ruleset, RulesetRef, Target};
 
+pub use cache::{CacheUsage, ContentHash, DEFAULT_CACHE_BYTES};
 pub use describe::{RulesRow, rules_table};
 pub use hooks::{HookPoint, ScriptHooks};
-pub use load::MAX_YAML_BYTES;
+pub use limits::MAX_YAML_BYTES;
 pub use spec::schema_json;
 
+use cache::{AuthoredCache, Entry, Loaded};
 use hooks::Binding;
+use limits::shown;
 use load::{Base, OptionEntry, Source, apply_hooks, base_of, build_ruleset, parse_source};
 pub use suggest::did_you_mean;
 
@@ -77,10 +80,14 @@ impl std::error::Error for RulesetError {}
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     /// No ruleset with that id (API `unknown-ruleset`).
-    #[error("there is no ruleset `{0}`")]
+    #[error("there is no ruleset `{}`", shown(.0))]
     UnknownRuleset(String),
     /// The ruleset does not offer that option (API `unknown-option`).
-    #[error("{ruleset} has no option `{option}`{}", option_hint(option, known))]
+    #[error(
+        "{ruleset} has no option `{}`{}",
+        shown(option),
+        option_hint(option, known)
+    )]
     UnknownOption {
         ruleset: String,
         option: String,
@@ -228,6 +235,9 @@ pub struct Variant {
     pub hook_points: Vec<HookInfo>,
     /// The file the ruleset was read from.
     pub file: String,
+    /// For an authored ruleset, the hash of its YAML and scripts (games from different
+    /// authored rulesets with the same id are told apart by it).
+    pub content_hash: Option<ContentHash>,
     /// Offered options that set the end of the stock, and to what (for the rules table).
     option_stock_ends: Vec<(String, crate::ruleset::StockEnd)>,
 }
@@ -325,21 +335,14 @@ const BUILTIN_SCRIPTS: &[(&str, &str)] = &[
 pub const AUTHORED_FILE: &str = "ruleset.yaml";
 
 const MAX_CACHED_VARIANTS: usize = 1024;
-const MAX_CACHED_AUTHORED: usize = 64;
 
-#[derive(Default)]
-struct AuthoredCache {
-    sources: HashMap<u64, (AuthoredRuleset, Arc<Source>)>,
-    order: VecDeque<u64>,
-    variants: HashMap<(u64, Vec<String>), Arc<Variant>>,
-}
-
-/// The rulesets a server or CLI knows, and a cache of resolved variants. `Send + Sync`.
+/// The rulesets a server or CLI knows, a cache of resolved variants, and a cache of the authored
+/// rulesets requests sent (by content hash, bounded by bytes). `Send + Sync`.
 pub struct Catalog {
     sources: BTreeMap<String, Arc<Source>>,
     order: Vec<String>,
     variants: RwLock<HashMap<VariantKey, Arc<Variant>>>,
-    authored: Mutex<AuthoredCache>,
+    authored: Arc<AuthoredCache>,
 }
 
 /// A ruleset id and the options asked for.
@@ -353,12 +356,6 @@ impl fmt::Debug for Catalog {
     }
 }
 
-fn hash_authored(a: &AuthoredRuleset) -> u64 {
-    let mut h = DefaultHasher::new();
-    a.hash(&mut h);
-    h.finish()
-}
-
 impl Catalog {
     /// An empty catalog.
     pub fn empty() -> Catalog {
@@ -366,8 +363,20 @@ impl Catalog {
             sources: BTreeMap::new(),
             order: Vec::new(),
             variants: RwLock::new(HashMap::new()),
-            authored: Mutex::new(AuthoredCache::default()),
+            authored: Arc::new(AuthoredCache::new(DEFAULT_CACHE_BYTES)),
         }
+    }
+
+    /// The same catalog with a cache of authored rulesets bounded at `bytes` (estimated; the
+    /// default is [`DEFAULT_CACHE_BYTES`]).
+    pub fn with_authored_cache_bytes(mut self, bytes: usize) -> Catalog {
+        self.authored = Arc::new(AuthoredCache::new(bytes));
+        self
+    }
+
+    /// What the cache of authored rulesets holds now.
+    pub fn authored_cache_usage(&self) -> CacheUsage {
+        self.authored.usage()
     }
 
     /// The built-in rulesets, embedded in the binary.
@@ -475,7 +484,7 @@ impl Catalog {
             sources: self.sources.clone(),
             order: self.order.clone(),
             variants: RwLock::new(HashMap::new()),
-            authored: Mutex::new(AuthoredCache::default()),
+            authored: Arc::new(AuthoredCache::new(0)),
         };
         for s in &added {
             next.sources.insert(s.id().to_string(), s.clone());
@@ -487,7 +496,7 @@ impl Catalog {
             }
         }
         if !errors.is_empty() {
-            return Err(errors);
+            return Err(limits::bounded(errors));
         }
         self.sources = next.sources;
         self.order = next.order;
@@ -499,6 +508,7 @@ impl Catalog {
         if let Ok(mut v) = self.variants.write() {
             v.clear();
         }
+        self.authored.clear();
     }
 
     /// Every ruleset, as `GET /v1/rulesets` lists them.
@@ -518,7 +528,8 @@ impl Catalog {
     }
 
     /// The playable variant a reference names: a ruleset id with options, or an authored ruleset.
-    /// Cached: after the first call for a reference this is a map lookup.
+    /// Cached: after the first call for a reference this is a map lookup (for an authored
+    /// ruleset, a hash of its text and a map lookup).
     pub fn resolve(&self, reference: &RulesetRef) -> Result<Arc<Variant>, ResolveError> {
         if let Some(authored) = &reference.authored {
             return self.resolve_authored(reference, authored);
@@ -533,7 +544,8 @@ impl Catalog {
             .sources
             .get(&reference.id)
             .ok_or_else(|| ResolveError::UnknownRuleset(reference.id.clone()))?;
-        let variant = Arc::new(self.variant(source, &reference.options, None)?);
+        let base = self.base(source).map_err(ResolveError::Invalid)?;
+        let variant = Arc::new(variant_of(&base, &reference.options, None)?);
         if let Ok(mut cache) = self.variants.write() {
             if cache.len() >= MAX_CACHED_VARIANTS {
                 cache.clear();
@@ -543,97 +555,112 @@ impl Catalog {
         Ok(variant)
     }
 
-    fn authored_source(
+    /// The cached outcome of loading an authored ruleset, loading it when it is not cached.
+    fn authored_entry(
         &self,
-        authored: &AuthoredRuleset,
-    ) -> Result<(u64, Arc<Source>), Vec<RulesetError>> {
-        let hash = hash_authored(authored);
-        if let Ok(cache) = self.authored.lock()
-            && let Some((a, s)) = cache.sources.get(&hash)
-            && a == authored
-        {
-            return Ok((hash, s.clone()));
+        hash: ContentHash,
+        authored: impl FnOnce() -> Arc<AuthoredRuleset>,
+    ) -> Arc<Entry> {
+        if let Some(entry) = self.authored.get(&hash) {
+            return entry;
         }
-        let source = Arc::new(parse_source(
-            AUTHORED_FILE,
-            &authored.yaml,
-            &authored.scripts,
-        )?);
-        if let Ok(mut cache) = self.authored.lock() {
-            if cache.sources.len() >= MAX_CACHED_AUTHORED
-                && let Some(old) = cache.order.pop_front()
-            {
-                cache.sources.remove(&old);
-                cache.variants.retain(|(h, _), _| *h != old);
-            }
-            if cache
-                .sources
-                .insert(hash, (authored.clone(), source.clone()))
-                .is_none()
-            {
-                cache.order.push_back(hash);
-            }
+        let authored = authored();
+        let loaded = self.load_authored(&authored, hash).map_err(limits::bounded);
+        let entry = Arc::new(Entry { authored, loaded });
+        self.authored.insert(hash, entry.clone());
+        entry
+    }
+
+    /// Loads an authored ruleset: the limits first, then the file, then every option.
+    fn load_authored(
+        &self,
+        authored: &Arc<AuthoredRuleset>,
+        hash: ContentHash,
+    ) -> Result<Loaded, Vec<RulesetError>> {
+        let errors = limits::check_scripts(AUTHORED_FILE, &authored.scripts);
+        if !errors.is_empty() {
+            return Err(errors);
         }
-        Ok((hash, source))
+        let source = parse_source(AUTHORED_FILE, &authored.yaml, &authored.scripts)?;
+        if self.sources.contains_key(source.id()) {
+            return Err(vec![load::at(
+                &source.spec.id,
+                AUTHORED_FILE,
+                format!(
+                    "`id`: `{}` is the id of a ruleset this server already has; an authored ruleset needs an id of its own (it may `extends: {}`)",
+                    source.id(),
+                    source.id()
+                ),
+            )]);
+        }
+        let base = self.base(&source)?;
+        check_base(&base)?;
+        let plain =
+            variant_of(&base, &[], Some((authored.clone(), hash))).map_err(resolve_errors)?;
+        Ok(Loaded {
+            base,
+            plain: Arc::new(plain),
+        })
     }
 
     fn resolve_authored(
         &self,
         reference: &RulesetRef,
-        authored: &AuthoredRuleset,
+        authored: &Arc<AuthoredRuleset>,
     ) -> Result<Arc<Variant>, ResolveError> {
-        let (hash, source) = self
-            .authored_source(authored)
-            .map_err(ResolveError::Invalid)?;
-        let key = (hash, reference.options.clone());
-        if let Ok(cache) = self.authored.lock()
-            && let Some(v) = cache.variants.get(&key)
-            && v.reference.authored.as_ref() == Some(authored)
-            && v.reference.id == reference.id
-        {
-            return Ok(v.clone());
-        }
-        if source.id() != reference.id {
-            return Err(ResolveError::Invalid(vec![load::at(
-                &source.spec.id,
-                AUTHORED_FILE,
-                format!(
+        let hash = ContentHash::of(&authored.yaml, &authored.scripts);
+        let entry = self.authored_entry(hash, || authored.clone());
+        let loaded = match &entry.loaded {
+            Ok(l) => l,
+            Err(errors) => return Err(ResolveError::Invalid(errors.clone())),
+        };
+        if loaded.base.id != reference.id {
+            return Err(ResolveError::Invalid(vec![RulesetError {
+                path: AUTHORED_FILE.into(),
+                line: None,
+                column: None,
+                message: format!(
                     "the game names ruleset `{}`, but the authored ruleset's id is `{}`",
-                    reference.id,
-                    source.id()
+                    shown(&reference.id),
+                    loaded.base.id
                 ),
-            )]));
+            }]));
         }
-        let variant =
-            Arc::new(self.variant(&source, &reference.options, Some(authored.clone()))?);
-        if let Ok(mut cache) = self.authored.lock() {
-            if cache.variants.len() >= MAX_CACHED_VARIANTS {
-                cache.variants.clear();
-            }
-            cache.variants.insert(key, variant.clone());
+        if reference.options.is_empty() {
+            return Ok(loaded.plain.clone());
         }
+        if let Some(v) = self.authored.variant(&hash, &reference.options) {
+            return Ok(v);
+        }
+        let variant = Arc::new(variant_of(
+            &loaded.base,
+            &reference.options,
+            Some((entry.authored.clone(), hash)),
+        )?);
+        self.authored
+            .insert_variant(&hash, &reference.options, variant.clone());
         Ok(variant)
     }
 
     /// Loads an authored ruleset (`POST /v1/rulesets/check`): the resolved ruleset without
-    /// options, or every problem found in it and in each of its options.
+    /// options, or every problem found in it and in each of its options (at most
+    /// [`limits::MAX_ERRORS`], then a count of the rest). Cached by content hash.
     pub fn check(
         &self,
         yaml: &str,
         scripts: &BTreeMap<String, String>,
     ) -> Result<Arc<Variant>, Vec<RulesetError>> {
-        let authored = AuthoredRuleset {
-            yaml: yaml.to_string(),
-            scripts: scripts.clone(),
-        };
-        let (_, source) = self.authored_source(&authored)?;
-        self.check_source(&source)?;
-        let reference = RulesetRef {
-            id: source.id().to_string(),
-            options: Vec::new(),
-            authored: Some(authored),
-        };
-        self.resolve(&reference).map_err(resolve_errors)
+        let hash = ContentHash::of(yaml, scripts);
+        let entry = self.authored_entry(hash, || {
+            Arc::new(AuthoredRuleset {
+                yaml: yaml.to_string(),
+                scripts: scripts.clone(),
+            })
+        });
+        match &entry.loaded {
+            Ok(l) => Ok(l.plain.clone()),
+            Err(errors) => Err(errors.clone()),
+        }
     }
 
     /// Loads a ruleset file with the `.rhai` scripts beside it (`gin-rules check`), with errors
@@ -681,27 +708,20 @@ impl Catalog {
 
     /// Checks that a source resolves, alone and with each option it offers.
     fn check_source(&self, source: &Source) -> Result<(), Vec<RulesetError>> {
-        let mut errors = Vec::new();
-        match self.variant(source, &[], None) {
-            Err(e) => errors.extend(resolve_errors(e)),
-            Ok(v) => {
-                for o in &v.allowed_options {
-                    if let Err(e) = self.variant(source, std::slice::from_ref(&o.id), None) {
-                        for mut e in resolve_errors(e) {
-                            e.message = format!("with option `{}`: {}", o.id, e.message);
-                            errors.push(e);
-                        }
-                    }
-                }
-            }
-        }
-        let mut seen = BTreeSet::new();
-        errors.retain(|e| seen.insert(e.clone()));
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(errors)
-        }
+        check_base(&self.base(source)?)
+    }
+
+    /// A source with its `extends` chain applied, before options.
+    fn base(&self, source: &Source) -> Result<Base, Vec<RulesetError>> {
+        let chain = self.chain(source)?;
+        base_of(&chain).ok_or_else(|| {
+            vec![RulesetError {
+                path: source.file.to_string(),
+                line: None,
+                column: None,
+                message: "the ruleset has no file".into(),
+            }]
+        })
     }
 
     /// The sources from the root of `leaf`'s `extends` chain down to `leaf`.
@@ -727,7 +747,10 @@ impl Catalog {
                 return Err(vec![load::at(
                     ext,
                     &current.file,
-                    format!("`extends`: there is no ruleset `{parent_id}`{hint}"),
+                    format!(
+                        "`extends`: there is no ruleset `{}`{hint}",
+                        shown(parent_id)
+                    ),
                 )]);
             };
             ids.push(parent_id.clone());
@@ -737,118 +760,152 @@ impl Catalog {
         chain.reverse();
         Ok(chain)
     }
+}
 
-    /// Resolves a source with options into a variant.
-    fn variant(
-        &self,
-        source: &Source,
-        options: &[String],
-        authored: Option<AuthoredRuleset>,
-    ) -> Result<Variant, ResolveError> {
-        let chain = self.chain(source).map_err(ResolveError::Invalid)?;
-        let base =
-            base_of(&chain).ok_or_else(|| ResolveError::UnknownRuleset(source.id().into()))?;
-        let picked = pick_options(&base, options)?;
-        let mut sections = base.sections.clone();
-        let mut hooks = base.hooks.clone();
-        let mut refused_targets = Vec::new();
-        let mut errors = check_option_specs(&base);
-        for o in &picked {
-            sections.overlay(&o.spec.sections(), &o.file);
-            apply_hooks(&mut hooks, &o.hooks);
-            match load::refused_targets(o) {
-                Ok(ts) => {
-                    refused_targets.extend(ts.into_iter().map(|(target, reason)| RefusedTarget {
-                        target,
-                        option: o.id.clone(),
-                        reason,
-                    }))
-                }
-                Err(mut e) => errors.append(&mut e),
-            }
-        }
-        let mut ruleset = match build_ruleset(&base, &sections, &hooks) {
-            Ok(r) => r,
-            Err(mut e) => {
-                errors.append(&mut e);
-                return Err(ResolveError::Invalid(errors));
-            }
-        };
-        if !errors.is_empty() {
-            return Err(ResolveError::Invalid(errors));
-        }
-        let m = &mut ruleset.match_rules;
-        m.targets
-            .retain(|t| !refused_targets.iter().any(|r| r.target == *t));
-        if let Some(r) = refused_targets
-            .iter()
-            .find(|r| r.target == m.default_target)
-        {
-            return Err(ResolveError::Invalid(vec![RulesetError {
-                path: base.file.to_string(),
-                line: None,
-                column: None,
-                message: format!(
-                    "option `{}` refuses the default target ({}); make another target the default",
-                    r.option, m.default_target
-                ),
-            }]));
-        }
-        let ruleset = Arc::new(ruleset);
-        let bindings: Vec<Binding> = hooks.iter().flatten().cloned().collect();
-        let hook_points = bindings
-            .iter()
-            .map(|b| HookInfo {
-                point: b.point.name().to_string(),
-                script: b.script.name.clone(),
-                rule: b.rule.clone(),
-                from: b.from.clone(),
-            })
-            .collect();
-        let hooks: Arc<dyn Hooks> = if bindings.is_empty() {
-            Arc::new(NoHooks)
-        } else {
-            Arc::new(ScriptHooks::new(ruleset.clone(), bindings))
-        };
-        Ok(Variant {
-            reference: RulesetRef {
-                id: base.id.clone(),
-                options: options.to_vec(),
-                authored,
-            },
-            ruleset,
-            hooks,
-            allowed_options: base
-                .options
-                .values()
-                .filter(|o| o.spec.incompatible.is_none())
-                .map(option_info)
-                .collect(),
-            options: picked.iter().map(|o| option_info(o)).collect(),
-            refused_options: base
-                .options
-                .values()
-                .filter_map(|o| {
-                    o.spec.incompatible.as_ref().map(|r| RefusedOption {
-                        id: o.id.clone(),
-                        reason: r.value.clone(),
-                    })
-                })
-                .collect(),
-            refused_targets,
-            hook_points,
-            file: base.file.to_string(),
-            option_stock_ends: base
-                .options
-                .values()
-                .filter(|o| o.spec.incompatible.is_none())
-                .filter_map(|o| {
-                    let end = o.spec.stock.as_ref()?.end.as_ref()?.value;
-                    Some((o.id.clone(), end))
-                })
-                .collect(),
-        })
+/// Checks that a base resolves alone and with each option it offers, each on its own: time
+/// linear in the number of options.
+fn check_base(base: &Base) -> Result<(), Vec<RulesetError>> {
+    let mut errors = check_option_specs(base);
+    if let Err(e) = rules_with(base, &[]) {
+        errors.extend(e);
     }
+    for o in base.options.values() {
+        if o.spec.incompatible.is_some() {
+            continue;
+        }
+        if let Err(e) = rules_with(base, &[o]) {
+            for mut e in e {
+                e.message = format!("with option `{}`: {}", o.id, e.message);
+                errors.push(e);
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// The rules of a base with `picked` options applied: the ruleset, its hook bindings and the
+/// targets the options refuse.
+fn rules_with(
+    base: &Base,
+    picked: &[&OptionEntry],
+) -> Result<(Ruleset, Vec<Binding>, Vec<RefusedTarget>), Vec<RulesetError>> {
+    let mut sections = base.sections.clone();
+    let mut hooks = base.hooks.clone();
+    let mut refused_targets = Vec::new();
+    let mut errors = Vec::new();
+    for o in picked {
+        sections.overlay(&o.spec.sections(), &o.file);
+        apply_hooks(&mut hooks, &o.hooks);
+        match load::refused_targets(o) {
+            Ok(ts) => {
+                refused_targets.extend(ts.into_iter().map(|(target, reason)| RefusedTarget {
+                    target,
+                    option: o.id.clone(),
+                    reason,
+                }))
+            }
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+    let mut ruleset = match build_ruleset(base, &sections, &hooks) {
+        Ok(r) => r,
+        Err(mut e) => {
+            errors.append(&mut e);
+            return Err(errors);
+        }
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let m = &mut ruleset.match_rules;
+    m.targets
+        .retain(|t| !refused_targets.iter().any(|r| r.target == *t));
+    if let Some(r) = refused_targets
+        .iter()
+        .find(|r| r.target == m.default_target)
+    {
+        return Err(vec![RulesetError {
+            path: base.file.to_string(),
+            line: None,
+            column: None,
+            message: format!(
+                "option `{}` refuses the default target ({}); make another target the default",
+                r.option, m.default_target
+            ),
+        }]);
+    }
+    Ok((
+        ruleset,
+        hooks.into_iter().flatten().collect(),
+        refused_targets,
+    ))
+}
+
+/// Resolves a base with options into a variant; `authored`: the text it was loaded from.
+fn variant_of(
+    base: &Base,
+    options: &[String],
+    authored: Option<(Arc<AuthoredRuleset>, ContentHash)>,
+) -> Result<Variant, ResolveError> {
+    let picked = pick_options(base, options)?;
+    let (ruleset, bindings, refused_targets) =
+        rules_with(base, &picked).map_err(ResolveError::Invalid)?;
+    let ruleset = Arc::new(ruleset);
+    let hook_points = bindings
+        .iter()
+        .map(|b| HookInfo {
+            point: b.point.name().to_string(),
+            script: b.script.name.clone(),
+            rule: b.rule.clone(),
+            from: b.from.clone(),
+        })
+        .collect();
+    let hooks: Arc<dyn Hooks> = if bindings.is_empty() {
+        Arc::new(NoHooks)
+    } else {
+        Arc::new(ScriptHooks::new(ruleset.clone(), bindings))
+    };
+    let offered = || {
+        base.options
+            .values()
+            .filter(|o| o.spec.incompatible.is_none())
+    };
+    let (authored, content_hash) = authored.unzip();
+    Ok(Variant {
+        reference: RulesetRef {
+            id: base.id.clone(),
+            options: options.to_vec(),
+            authored,
+        },
+        ruleset,
+        hooks,
+        allowed_options: offered().map(option_info).collect(),
+        options: picked.iter().map(|o| option_info(o)).collect(),
+        refused_options: base
+            .options
+            .values()
+            .filter_map(|o| {
+                o.spec.incompatible.as_ref().map(|r| RefusedOption {
+                    id: o.id.clone(),
+                    reason: r.value.clone(),
+                })
+            })
+            .collect(),
+        refused_targets,
+        hook_points,
+        file: base.file.to_string(),
+        content_hash,
+        option_stock_ends: offered()
+            .filter_map(|o| {
+                let end = o.spec.stock.as_ref()?.end.as_ref()?.value;
+                Some((o.id.clone(), end))
+            })
+            .collect(),
+    })
 }
 
 fn resolve_errors(e: ResolveError) -> Vec<RulesetError> {
@@ -902,8 +959,9 @@ fn check_option_specs(base: &Base) -> Vec<RulesetError> {
                     reason,
                     &o.file,
                     format!(
-                        "`options.{}.conflicts_with`: there is no option `{other}`{hint}",
-                        o.id
+                        "`options.{}.conflicts_with`: there is no option `{}`{hint}",
+                        o.id,
+                        shown(other)
                     ),
                 ));
             }

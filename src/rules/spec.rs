@@ -88,7 +88,8 @@ impl TargetSpec {
             TargetSpec::Points(p) => Err(format!("{p} is not a target: use 1 to 100000 points")),
             TargetSpec::Word(w) if w == "single_hand" => Ok(Target::SingleHand),
             TargetSpec::Word(w) => Err(format!(
-                "{w:?} is not a target: write a number of points or `single_hand`"
+                "{:?} is not a target: write a number of points or `single_hand`",
+                super::limits::shown(w)
             )),
         }
     }

@@ -6,13 +6,16 @@ mod variants;
 
 mod analyze_cli;
 mod api;
+mod authored;
 mod bots;
 mod cluster;
 mod docs;
 mod engine;
 mod engine_props;
 mod forms;
+mod fuzz_rules;
 mod fuzz_states;
+mod gate;
 mod rules;
 mod rules_engine;
 mod seats;

@@ -743,3 +743,268 @@ mod errors {
         assert!(e.message.contains("bytes"), "{e}");
     }
 }
+
+/// What a ruleset may declare, bounded error lists and echoes, built-in ids, the cache.
+mod limits {
+    use super::*;
+    use gin_rules::api::ApiError;
+    use gin_rules::rules::limits::{
+        MAX_ECHO, MAX_ERRORS, MAX_HOOK_BINDINGS, MAX_OPTIONS, MAX_SCRIPTS, MAX_SCRIPTS_BYTES,
+        MAX_TEXT,
+    };
+
+    fn options_yaml(n: usize, each: &str) -> String {
+        let mut yaml = String::from("id: many\nname: Many\noptions:\n");
+        for i in 0..n {
+            yaml.push_str(&format!("  o{i}: {each}\n"));
+        }
+        yaml
+    }
+
+    /// The size of the `invalid-ruleset` answer these errors make.
+    fn answer_bytes(errors: Vec<RulesetError>) -> usize {
+        serde_json::to_vec(&ApiError::invalid_ruleset(errors).problem())
+            .unwrap()
+            .len()
+    }
+
+    #[test]
+    fn too_many_options_are_refused_naming_the_limit() {
+        let e = one_error(&options_yaml(4000, "{}"), &[]);
+        assert!(
+            e.message.contains("4000 options")
+                && e.message.contains(&format!("at most {MAX_OPTIONS}")),
+            "{e}"
+        );
+        let v = Catalog::builtin()
+            .check(&options_yaml(MAX_OPTIONS, "{}"), &BTreeMap::new())
+            .unwrap();
+        assert_eq!(v.allowed_options.len(), MAX_OPTIONS);
+    }
+
+    #[test]
+    fn too_many_hooks_scripts_or_script_bytes_are_refused() {
+        let script = "fn knock_limit(ctx) { 5 }";
+        let each = "{hooks: {knock_limit: {script: h.rhai}}}";
+        let over = format!(
+            "{}hooks:\n  knock_limit: {{script: h.rhai}}\n",
+            options_yaml(MAX_HOOK_BINDINGS, each)
+        );
+        let e = one_error(&over, &[("h.rhai", script)]);
+        assert!(
+            e.message
+                .contains(&format!("bind {}", MAX_HOOK_BINDINGS + 1)),
+            "{e}"
+        );
+        assert!(
+            e.message.contains(&format!("at most {MAX_HOOK_BINDINGS}")),
+            "{e}"
+        );
+        assert!(
+            Catalog::builtin()
+                .check(
+                    &options_yaml(MAX_HOOK_BINDINGS, each),
+                    &scripts(&[("h.rhai", script)])
+                )
+                .is_ok()
+        );
+
+        let names: Vec<String> = (0..=MAX_SCRIPTS).map(|i| format!("s{i}.rhai")).collect();
+        let many: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), script)).collect();
+        let e = one_error("id: x\nname: X\n", &many);
+        assert!(e.message.contains(&format!("at most {MAX_SCRIPTS}")), "{e}");
+
+        let big = format!("// {}\n{script}", "x".repeat(MAX_SCRIPTS_BYTES / 2));
+        let e = one_error("id: x\nname: X\n", &[("a.rhai", &big), ("b.rhai", &big)]);
+        assert!(
+            e.message.contains(&format!("at most {MAX_SCRIPTS_BYTES}")),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn deep_nesting_and_long_texts_are_refused() {
+        // Refused where the nesting starts (a text is expected), or by the depth limit where
+        // the parser records it (an anchor).
+        let deep = format!(
+            "id: x\nname: X\nsummary: {}1{}\n",
+            "[".repeat(40),
+            "]".repeat(40)
+        );
+        let e = one_error(&deep, &[]);
+        assert_eq!(e.line, Some(3), "{e}");
+        let deep = format!(
+            "id: x\nname: X\nsummary: &d {}1{}\n",
+            "[".repeat(40),
+            "]".repeat(40)
+        );
+        let e = one_error(&deep, &[]);
+        assert_eq!(e.line, Some(3), "{e}");
+        let long = format!("id: x\nname: X\nsummary: {}\n", "y".repeat(MAX_TEXT + 1));
+        let e = one_error(&long, &[]);
+        assert!(
+            e.message.contains("`summary`") && e.message.contains("1001"),
+            "{e}"
+        );
+    }
+
+    /// The 200 KB script name of the review: hooks naming an absent script, 10 options sharing
+    /// them, and the huge name among the scripts sent.
+    #[test]
+    fn a_huge_script_name_costs_little_and_is_not_repeated() {
+        let huge = format!("{}.rhai", "a".repeat(200 * 1024));
+        let mut yaml = String::from("id: names\nname: Names\nhooks: &h\n");
+        for p in [
+            "knock_limit",
+            "score_multiplier",
+            "match_layout",
+            "seating",
+            "record_result",
+            "next_dealer",
+        ] {
+            yaml.push_str(&format!("  {p}: {{script: k.rhai}}\n"));
+        }
+        yaml.push_str("options:\n");
+        for i in 0..10 {
+            yaml.push_str(&format!("  o{i}: {{hooks: *h}}\n"));
+        }
+        let errors = errors_of(&yaml, &[(&huge, "fn knock_limit(ctx) { 5 }")]);
+        assert_eq!(errors.len(), 2, "{errors:#?}");
+        assert!(
+            errors[0].message.contains("the scripts take 204830 bytes"),
+            "{}",
+            errors[0]
+        );
+        assert!(
+            errors[1].message.contains("is not a script name"),
+            "{}",
+            errors[1]
+        );
+        assert!(
+            errors[1].message.contains("(204805 bytes)"),
+            "{}",
+            errors[1]
+        );
+        assert!(answer_bytes(errors) < 1024);
+        // The same name in the YAML (an anchor the hooks share).
+        let yaml = format!(
+            "id: names\nname: Names\nhooks:\n  knock_limit: {{script: &n \"{}\"}}\n  seating: {{script: *n}}\n",
+            "b".repeat(60 * 1024)
+        );
+        let errors = errors_of(&yaml, &[]);
+        assert!(answer_bytes(errors) < 4 * 1024);
+    }
+
+    #[test]
+    fn error_lists_are_cut_and_counted() {
+        // Every option sets an impossible value: one problem each.
+        let yaml = options_yaml(MAX_OPTIONS, "{melds: {run_min: 99}}");
+        let errors = errors_of(&yaml, &[]);
+        assert_eq!(errors.len(), MAX_ERRORS + 1, "{errors:#?}");
+        let last = errors.last().unwrap();
+        assert_eq!(
+            last.message,
+            format!(
+                "and {} more problems (an answer lists the first {MAX_ERRORS})",
+                MAX_OPTIONS - MAX_ERRORS
+            )
+        );
+    }
+
+    #[test]
+    fn echoed_names_are_cut() {
+        let long = "q".repeat(50_000);
+        let e = one_error(
+            &format!("id: x\nname: X\nknocking:\n  ? {long}\n  : 1\n"),
+            &[],
+        );
+        assert!(e.message.len() < 400, "{}", e.message.len());
+        assert!(e.message.contains("(50000 bytes)"), "{e}");
+        let e = resolve(&long, &[]).unwrap_err();
+        assert!(e.to_string().len() < 200, "{e}");
+        let e = resolve("standard", &[&long]).unwrap_err();
+        assert_eq!(e.code(), "unknown-option");
+        assert!(e.to_string().len() < 400, "{e}");
+        let shown = gin_rules::rules::limits::shown(&long);
+        assert!(shown.chars().count() < MAX_ECHO + 20);
+    }
+
+    #[test]
+    fn authored_rulesets_may_not_take_an_id_the_server_has() {
+        for id in ["standard", "straight-gin", "four-player"] {
+            let e = one_error(
+                &format!("id: {id}\nname: Mine\nscoring:\n  gin_bonus: 5000\n"),
+                &[],
+            );
+            assert_eq!((e.line, e.column), (Some(1), Some(5)), "{e}");
+            assert!(
+                e.message.contains(&format!(
+                    "`{id}` is the id of a ruleset this server already has"
+                )),
+                "{e}"
+            );
+        }
+        // Nor through a reference a plain state carries.
+        let c = Catalog::builtin();
+        let r = RulesetRef {
+            id: "standard".into(),
+            options: Vec::new(),
+            authored: Some(Arc::new(gin_rules::ruleset::AuthoredRuleset {
+                yaml: "id: standard\nname: Mine\n".into(),
+                scripts: BTreeMap::new(),
+            })),
+        };
+        assert_eq!(c.resolve(&r).unwrap_err().code(), "invalid-ruleset");
+    }
+
+    #[test]
+    fn a_checked_ruleset_is_cached_by_content_and_shares_its_text() {
+        let c = Catalog::builtin();
+        let yaml = "id: quick\nname: Quick\nextends: standard\n";
+        let a = c.check(yaml, &BTreeMap::new()).unwrap();
+        let b = c.check(yaml, &BTreeMap::new()).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        let hash = a
+            .content_hash
+            .expect("an authored ruleset has a content hash");
+        let other = c
+            .check(&format!("{yaml}# another text\n"), &BTreeMap::new())
+            .unwrap();
+        assert_ne!(other.content_hash, Some(hash));
+        assert_eq!(other.reference.id, a.reference.id);
+        // A variant with options holds the same text, not a copy.
+        let mut r = a.reference.clone();
+        r.options = vec!["oklahoma".into()];
+        let with = c.resolve(&r).unwrap();
+        assert_eq!(with.content_hash, Some(hash));
+        assert!(Arc::ptr_eq(
+            with.reference.authored.as_ref().unwrap(),
+            a.reference.authored.as_ref().unwrap()
+        ));
+        // A failure is cached too, and answered again the same.
+        let bad = "id: x\nname: X\nmelds:\n  run_min: 1\n";
+        assert_eq!(
+            c.check(bad, &BTreeMap::new()).unwrap_err(),
+            c.check(bad, &BTreeMap::new()).unwrap_err()
+        );
+        assert_eq!(c.authored_cache_usage().rulesets, 3);
+        assert_eq!(c.authored_cache_usage().variants, 1);
+        // Built-in rulesets have none.
+        assert_eq!(resolve("standard", &[]).unwrap().content_hash, None);
+    }
+
+    #[test]
+    fn the_cache_stays_within_its_bytes() {
+        let max = 1024 * 1024;
+        let c = Catalog::builtin().with_authored_cache_bytes(max);
+        let padding = "# padding\n".repeat(3000);
+        for i in 0..200 {
+            let yaml = format!("{padding}id: r{i}\nname: R{i}\nextends: standard\n");
+            c.check(&yaml, &BTreeMap::new()).unwrap();
+            let usage = c.authored_cache_usage();
+            assert!(usage.bytes <= max, "{usage:?}");
+        }
+        let usage = c.authored_cache_usage();
+        assert!(usage.rulesets > 1 && usage.rulesets < 200, "{usage:?}");
+    }
+}

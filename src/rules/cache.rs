@@ -1,0 +1,292 @@
+//! Authored rulesets, checked once and kept by content hash.
+//!
+//! A game dealt from an authored ruleset sends its YAML and scripts with every request, so the
+//! server would load them again each time. The cache keeps, per content hash, the outcome of
+//! loading them (the resolved ruleset, or its problems) and the variants resolved from it with
+//! options. The text is held once, behind an `Arc` the variants share; the cache is bounded by an
+//! estimate of the bytes its entries hold and drops the oldest entries first.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use sha2::{Digest, Sha256};
+
+use crate::ruleset::AuthoredRuleset;
+
+use super::load::Base;
+use super::{RulesetError, Variant};
+
+/// The default bound of the cache, in estimated bytes.
+pub const DEFAULT_CACHE_BYTES: usize = 32 * 1024 * 1024;
+/// Most variants (option lists) kept per authored ruleset.
+const MAX_VARIANTS_PER_ENTRY: usize = 16;
+
+/// SHA-256 of an authored ruleset's YAML and scripts: the same text gives the same hash on any
+/// server.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ContentHash([u8; 32]);
+
+impl ContentHash {
+    /// The hash of `yaml` and `scripts`: each part length-prefixed, scripts in name order.
+    pub fn of(yaml: &str, scripts: &BTreeMap<String, String>) -> ContentHash {
+        let mut h = Sha256::new();
+        let mut part = |bytes: &[u8]| {
+            h.update((bytes.len() as u64).to_le_bytes());
+            h.update(bytes);
+        };
+        part(b"gin-rules authored ruleset 1");
+        part(yaml.as_bytes());
+        for (name, text) in scripts {
+            part(name.as_bytes());
+            part(text.as_bytes());
+        }
+        ContentHash(h.finalize().into())
+    }
+
+    /// Lower-case hex, 64 digits.
+    pub fn hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl fmt::Debug for ContentHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ContentHash({})", self.hex())
+    }
+}
+
+impl fmt::Display for ContentHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.hex())
+    }
+}
+
+/// An authored ruleset, loaded: its text and what loading it gave.
+pub(crate) struct Entry {
+    pub authored: Arc<AuthoredRuleset>,
+    pub loaded: Result<Loaded, Vec<RulesetError>>,
+}
+
+/// A ruleset that loads: its base (before options) and its variant without options.
+pub(crate) struct Loaded {
+    pub base: Base,
+    pub plain: Arc<Variant>,
+}
+
+impl Entry {
+    /// What the entry holds, estimated from its text and what it declares: the text once, the
+    /// parsed YAML and options a few times over (source, base, variant lists), compiled scripts
+    /// several times their source.
+    fn bytes(&self) -> usize {
+        let a = &self.authored;
+        let scripts: usize = a.scripts.iter().map(|(n, t)| n.len() + t.len()).sum();
+        let options = match &self.loaded {
+            Ok(l) => l.base.options.len(),
+            Err(e) => e.len(),
+        };
+        4 * a.yaml.len() + 8 * scripts + options * OPTION_BYTES + ENTRY_BYTES
+    }
+}
+
+/// Estimated bytes of one option in the base and a variant's lists.
+const OPTION_BYTES: usize = 4 * 1024;
+/// Estimated bytes of an entry apart from its text and options.
+const ENTRY_BYTES: usize = 24 * 1024;
+
+/// Estimated bytes of a variant resolved with options, apart from the shared text.
+fn variant_bytes(v: &Variant) -> usize {
+    ENTRY_BYTES / 2 + v.allowed_options.len() * OPTION_BYTES / 2
+}
+
+struct Slot {
+    entry: Arc<Entry>,
+    variants: HashMap<Vec<String>, Arc<Variant>>,
+    bytes: usize,
+}
+
+#[derive(Default)]
+struct Inner {
+    slots: HashMap<ContentHash, Slot>,
+    /// Oldest first.
+    order: VecDeque<ContentHash>,
+    bytes: usize,
+}
+
+impl Inner {
+    fn evict_until(&mut self, room: usize, max: usize) {
+        while self.bytes + room > max {
+            let Some(old) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(s) = self.slots.remove(&old) {
+                self.bytes -= s.bytes;
+            }
+        }
+    }
+}
+
+/// The cache of authored rulesets. `Send + Sync`; one per catalog, shared by every worker.
+pub(crate) struct AuthoredCache {
+    max_bytes: usize,
+    inner: Mutex<Inner>,
+}
+
+impl AuthoredCache {
+    pub fn new(max_bytes: usize) -> AuthoredCache {
+        AuthoredCache {
+            max_bytes,
+            inner: Mutex::new(Inner::default()),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // The cache holds no invariant a panic elsewhere could break halfway.
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    pub fn get(&self, hash: &ContentHash) -> Option<Arc<Entry>> {
+        self.lock().slots.get(hash).map(|s| s.entry.clone())
+    }
+
+    /// Keeps `entry`, dropping the oldest entries to make room; one larger than the whole cache is
+    /// not kept.
+    pub fn insert(&self, hash: ContentHash, entry: Arc<Entry>) {
+        let bytes = entry.bytes();
+        if bytes > self.max_bytes {
+            return;
+        }
+        let mut inner = self.lock();
+        if inner.slots.contains_key(&hash) {
+            return;
+        }
+        inner.evict_until(bytes, self.max_bytes);
+        inner.bytes += bytes;
+        inner.order.push_back(hash);
+        inner.slots.insert(
+            hash,
+            Slot {
+                entry,
+                variants: HashMap::new(),
+                bytes,
+            },
+        );
+    }
+
+    pub fn variant(&self, hash: &ContentHash, options: &[String]) -> Option<Arc<Variant>> {
+        self.lock().slots.get(hash)?.variants.get(options).cloned()
+    }
+
+    /// Keeps a variant of a cached entry, while the entry has room for one more.
+    pub fn insert_variant(&self, hash: &ContentHash, options: &[String], variant: Arc<Variant>) {
+        let bytes = variant_bytes(&variant);
+        let mut inner = self.lock();
+        let max = self.max_bytes;
+        let Some(slot) = inner.slots.get(hash) else {
+            return;
+        };
+        if slot.variants.len() >= MAX_VARIANTS_PER_ENTRY || inner.bytes + bytes > max {
+            return;
+        }
+        inner.bytes += bytes;
+        if let Some(slot) = inner.slots.get_mut(hash) {
+            slot.bytes += bytes;
+            slot.variants.insert(options.to_vec(), variant);
+        }
+    }
+
+    pub fn clear(&self) {
+        *self.lock() = Inner::default();
+    }
+
+    /// Entries held and their estimated bytes.
+    pub fn usage(&self) -> CacheUsage {
+        let inner = self.lock();
+        CacheUsage {
+            rulesets: inner.slots.len(),
+            variants: inner.slots.values().map(|s| s.variants.len()).sum(),
+            bytes: inner.bytes,
+            max_bytes: self.max_bytes,
+        }
+    }
+}
+
+/// What the authored-ruleset cache holds now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CacheUsage {
+    /// Authored rulesets (each loaded once, whether or not it loads).
+    pub rulesets: usize,
+    /// Variants with options, beyond each ruleset's own.
+    pub variants: usize,
+    /// Their estimated size.
+    pub bytes: usize,
+    /// The bound of that estimate.
+    pub max_bytes: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scripts(list: &[(&str, &str)]) -> BTreeMap<String, String> {
+        list.iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn the_hash_covers_every_part_and_its_boundaries() {
+        let a = ContentHash::of("id: a", &scripts(&[("x.rhai", "fn f(c) {1}")]));
+        assert_eq!(
+            a,
+            ContentHash::of("id: a", &scripts(&[("x.rhai", "fn f(c) {1}")]))
+        );
+        assert_ne!(
+            a,
+            ContentHash::of("id: b", &scripts(&[("x.rhai", "fn f(c) {1}")]))
+        );
+        assert_ne!(
+            a,
+            ContentHash::of("id: a", &scripts(&[("y.rhai", "fn f(c) {1}")]))
+        );
+        // Moving bytes from the name to the text changes it.
+        assert_ne!(
+            ContentHash::of("", &scripts(&[("ab", "c")])),
+            ContentHash::of("", &scripts(&[("a", "bc")]))
+        );
+        assert_eq!(a.hex().len(), 64);
+    }
+
+    fn entry(yaml_bytes: usize) -> Arc<Entry> {
+        Arc::new(Entry {
+            authored: Arc::new(AuthoredRuleset {
+                yaml: "x".repeat(yaml_bytes),
+                scripts: BTreeMap::new(),
+            }),
+            loaded: Err(Vec::new()),
+        })
+    }
+
+    #[test]
+    fn the_oldest_entries_make_room_and_the_bound_holds() {
+        let one = entry(1000).bytes();
+        let cache = AuthoredCache::new(3 * one);
+        let hashes: Vec<ContentHash> = (0..5)
+            .map(|i| ContentHash::of(&i.to_string(), &BTreeMap::new()))
+            .collect();
+        for h in &hashes {
+            cache.insert(*h, entry(1000));
+            assert!(cache.usage().bytes <= 3 * one);
+        }
+        assert_eq!(cache.usage().rulesets, 3);
+        assert!(cache.get(&hashes[0]).is_none() && cache.get(&hashes[1]).is_none());
+        assert!(cache.get(&hashes[4]).is_some());
+        // Too large for the whole cache: not kept, nothing dropped for it.
+        cache.insert(hashes[0], entry(10 * one));
+        assert_eq!(cache.usage().rulesets, 3);
+        cache.clear();
+        assert_eq!(cache.usage().bytes, 0);
+    }
+}

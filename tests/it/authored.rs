@@ -1,0 +1,145 @@
+//! Authored rulesets over HTTP: snapshots name the ruleset (with a content hash for authored
+//! ones), built-in ids are refused, and refusals stay small whatever the request repeats.
+
+use serde_json::{Value, json};
+
+use crate::api_support::*;
+
+const QUICK: &str = "id: quick\nname: Quick\nextends: standard\nknocking:\n  knock_limit: 7\n";
+
+fn authored(yaml: &str) -> Value {
+    json!({"yaml": yaml, "scripts": {}})
+}
+
+fn assert_invalid_ruleset(status: u16, p: &Value) {
+    assert_eq!(
+        (status, p["type"].as_str()),
+        (422, Some("invalid-ruleset")),
+        "{p}"
+    );
+}
+
+#[actix_web::test]
+async fn snapshots_name_the_ruleset_and_an_authored_one_by_its_content() {
+    for sealed in [false, true] {
+        let app = Client::new(sealed).await;
+        let (status, snap) = app
+            .post(
+                "/v1/games",
+                &json!({"ruleset": "standard", "options": ["oklahoma"], "seed": 1}),
+            )
+            .await;
+        assert_eq!(status, 201, "{snap}");
+        assert_eq!(
+            snap["ruleset"],
+            json!({"id": "standard", "options": ["oklahoma"]})
+        );
+
+        let (status, checked) = app.post("/v1/rulesets/check", &authored(QUICK)).await;
+        assert_eq!(status, 200, "{checked}");
+        let hash = checked["content_hash"]
+            .as_str()
+            .expect("a content hash")
+            .to_string();
+        assert_eq!(hash.len(), 64);
+        assert!(
+            hash.bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+        );
+
+        let deal = json!({"ruleset": authored(QUICK), "seed": 3, "target": "single_hand"});
+        let (status, snap) = app.post("/v1/games", &deal).await;
+        assert_eq!(status, 201, "{snap}");
+        assert_eq!(
+            snap["ruleset"],
+            json!({"id": "quick", "options": [], "content_hash": hash})
+        );
+        // A step names it the same (from a sealed state too).
+        let action = snap["legal_actions"][0].clone();
+        let next = app.step(&snap, &action).await;
+        assert_eq!(next["ruleset"], snap["ruleset"]);
+
+        // Same id, other text: another hash.
+        let other = format!("{QUICK}scoring:\n  gin_bonus: 30\n");
+        let deal = json!({"ruleset": authored(&other), "seed": 3});
+        let (status, snap) = app.post("/v1/games", &deal).await;
+        assert_eq!(status, 201, "{snap}");
+        assert_eq!(snap["ruleset"]["id"], "quick");
+        assert_ne!(snap["ruleset"]["content_hash"], json!(hash));
+    }
+}
+
+#[actix_web::test]
+async fn an_authored_ruleset_may_not_take_a_built_in_id() {
+    let app = Client::new(true).await;
+    let yaml = "id: standard\nname: Standard\nscoring:\n  gin_bonus: 5000\n";
+    for (path, body) in [
+        ("/v1/rulesets/check", authored(yaml)),
+        ("/v1/games", json!({"ruleset": authored(yaml)})),
+    ] {
+        let (status, p) = app.post(path, &body).await;
+        assert_invalid_ruleset(status, &p);
+        let message = p["errors"][0]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("`standard` is the id of a ruleset this server already has"),
+            "{p}"
+        );
+    }
+}
+
+/// Refusals of requests that repeat long names stay small.
+#[actix_web::test]
+async fn refusals_repeat_little_of_the_request() {
+    let app = Client::new(false).await;
+    let huge = format!("{}.rhai", "a".repeat(200 * 1024));
+    let mut yaml = String::from("id: names\nname: Names\nhooks: &h\n");
+    for p in [
+        "knock_limit",
+        "score_multiplier",
+        "match_layout",
+        "seating",
+        "record_result",
+        "next_dealer",
+    ] {
+        yaml.push_str(&format!("  {p}: {{script: k.rhai}}\n"));
+    }
+    yaml.push_str("options:\n");
+    for i in 0..10 {
+        yaml.push_str(&format!("  o{i}: {{hooks: *h}}\n"));
+    }
+    let body = json!({"yaml": yaml, "scripts": {huge: "fn knock_limit(ctx) { 5 }"}});
+    let a = app
+        .post_bytes("/v1/rulesets/check", serde_json::to_vec(&body).unwrap())
+        .await;
+    assert_invalid_ruleset(a.status, &a.body);
+    assert!(a.text.len() < 2048, "{} bytes", a.text.len());
+
+    let long = "z".repeat(100_000);
+    let a = app
+        .post_bytes(
+            "/v1/games",
+            serde_json::to_vec(&json!({"ruleset": long})).unwrap(),
+        )
+        .await;
+    assert_eq!(
+        (a.status, a.body["type"].as_str()),
+        (404, Some("unknown-ruleset")),
+        "{}",
+        a.text
+    );
+    assert!(a.text.len() < 1024, "{} bytes", a.text.len());
+
+    let a = app
+        .post_bytes(
+            "/v1/games",
+            serde_json::to_vec(&json!({"ruleset": "standard", "options": [long]})).unwrap(),
+        )
+        .await;
+    assert_eq!(
+        (a.status, a.body["type"].as_str()),
+        (422, Some("unknown-option")),
+        "{}",
+        a.text
+    );
+    assert!(a.text.len() < 1024, "{} bytes", a.text.len());
+}
