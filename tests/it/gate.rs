@@ -133,12 +133,23 @@ async fn app_service() -> impl actix_web::dev::Service<
     .await
 }
 
-/// An authored ruleset whose YAML is about `bytes` long (a comment fills it).
+/// An authored ruleset that takes about `bytes` of JSON: comments of `"`, which JSON doubles, in
+/// the YAML and then in a script, each within the limits of an authored ruleset (64 KiB).
 fn big_ruleset(bytes: usize) -> Value {
     let head =
         "id: big-gin\nname: Big Gin\nsummary: Standard, with a long comment.\nextends: standard\n";
-    let yaml = format!("{head}# {}\n", "x".repeat(bytes - head.len() - 3));
-    json!({"yaml": yaml, "scripts": {}})
+    let quotes = bytes / 2;
+    let in_yaml = quotes.min(63_000);
+    let in_script = quotes - in_yaml;
+    let yaml = format!("{head}# {}\n", "\"".repeat(in_yaml));
+    let mut scripts = serde_json::Map::new();
+    if in_script > 0 {
+        scripts.insert(
+            "pad.rhai".into(),
+            json!(format!("// {}\n", "\"".repeat(in_script))),
+        );
+    }
+    json!({"yaml": yaml, "scripts": scripts})
 }
 
 #[actix_web::test]

@@ -8,7 +8,7 @@ use crate::ruleset::{Ruleset, Seat};
 
 use super::super::deal::{seating, shuffled_deck};
 use super::super::score;
-use super::super::state::{State, Table};
+use super::super::state::{Phase, State, Table};
 use super::{at, drawn_from_stock};
 
 pub(super) fn check_deal(rules: &Ruleset, hooks: &dyn Hooks, state: &State, p: &mut Vec<String>) {
@@ -182,6 +182,17 @@ fn check_seeded(
     let Some(drawn) = drawn_from_stock(rules, t) else {
         return;
     };
+    // Drawing from the stock in the middle of a turn: the card drawn is the last one drawn.
+    if let Phase::Discard {
+        seat, taken: None, ..
+    } = t.phase
+        && let (Some(r), Some(&last)) = (t.role(seat), dealt_stock.get(left))
+        && (!t.hands[r].contains(last) || t.taken[r].contains(last))
+    {
+        p.push(format!(
+            "{at}seat {seat} drew {last} from the stock this turn but does not hold it"
+        ));
+    }
     let drawn: CardSet = dealt_stock[left..left + drawn].iter().copied().collect();
     for r in 0..2 {
         let dealt: CardSet = deck[..2 * n].iter().skip(r).step_by(2).copied().collect();

@@ -207,15 +207,16 @@ fn check_closed(rules: &Ruleset, state: &State, p: &mut Vec<String>) {
 
 /// Moves count every action accepted: each deal before this one took at least three (two at a
 /// table to go out, one to deal the next), and this one at least one per card drawn from the
-/// stock. A hand that is over ended at a move of this game, the last of them at this move.
+/// stock (or per reshuffle). A hand that is over ended at a move of this game, the last of them at this move.
 pub(super) fn check_moves(rules: &Ruleset, state: &State, p: &mut Vec<String>) {
     let mut least = 3 * u64::from(state.deal_number);
     let mut last_end = None;
     for t in &state.tables {
+        // A reshuffle happens at a draw from the stock, one at most per draw.
         let drawn = if t.reshuffles == 0 {
             drawn_from_stock(rules, t).unwrap_or(0) as u64
         } else {
-            0
+            u64::from(t.reshuffles)
         };
         let over = match &t.phase {
             Phase::Over { result } => {

@@ -248,6 +248,12 @@ fn check_phase(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) {
                          reserve, must be used to go out"
                     ));
                 }
+                if taken.is_none() && t.reshuffles == 0 && drawn_from_stock(rules, t) == Some(0) {
+                    p.push(format!(
+                        "{at}seat {seat} is to discard but has drawn nothing: no card was \
+                         taken and the stock is whole"
+                    ));
+                }
                 pile_between_turns(p, true);
             }
             None => p.push(format!("{at}seat {seat} is not at this table")),
