@@ -293,8 +293,8 @@ impl MatchRecord {
     pub fn totals(&self) -> Vec<i64> {
         let mut totals = vec![0; self.layout.sides.len()];
         for g in &self.games {
-            for (t, p) in totals.iter_mut().zip(&g.points) {
-                *t += p;
+            for (t, &p) in totals.iter_mut().zip(&g.points) {
+                *t = i64::saturating_add(*t, p);
             }
         }
         totals
@@ -316,8 +316,10 @@ impl MatchRecord {
     pub fn scores(&self) -> Scores {
         let mut hands_won = vec![0; self.layout.sides.len()];
         for g in &self.games {
-            for (t, p) in hands_won.iter_mut().zip(&g.hands_won) {
-                *t += p;
+            for (t, &p) in hands_won.iter_mut().zip(&g.hands_won) {
+                // Summed over games, as shown: a count near u32::MAX in each (which `validate`
+                // lets through for a match of that many deals) must not wrap.
+                *t = u32::saturating_add(*t, p);
             }
         }
         Scores {
@@ -371,5 +373,25 @@ impl State {
     /// The table where `seat` plays this deal.
     pub fn table_of(&self, seat: Seat) -> Option<usize> {
         self.tables.iter().position(|t| t.role(seat).is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_of_counts_near_their_limits_do_not_wrap() {
+        let mut r = MatchRecord::new(MatchLayout {
+            sides: vec![vec![0], vec![1]],
+            games: 3,
+        });
+        for g in &mut r.games {
+            g.hands_won = vec![u32::MAX - 1, 0];
+            g.points = vec![i64::MAX - 1, 0];
+        }
+        let s = r.scores();
+        assert_eq!(s.hands_won, vec![u32::MAX, 0]);
+        assert_eq!(s.totals, vec![i64::MAX, 0]);
     }
 }
