@@ -11,9 +11,15 @@
 # guard needs): plain states, then seat keys with a Redis replay guard (redis-server started on
 # a free loopback port; skipped when redis-server is missing), and the ratio of the two.
 #
+# `scripts/load.sh soak` instead runs one long test: $SOAK seconds (60) of plain steps at full speed,
+# then reports the errors (none allowed) and the server's resident memory after a warm-up and at
+# the end (it must stay flat: at most a quarter more, or 8 MB, whichever is larger).
+#
 # Environment: PORT (18080), DURATION (10s), CONNECTIONS (64), RATE (10000), WORKERS (one per core),
-# GAME_CONNECTIONS (16, for step_load), BIN (a server binary; default: cargo build --release).
+# GAME_CONNECTIONS (16, for step_load), BIN (a server binary; default: cargo build --release),
+# SOAK (60, seconds).
 set -euo pipefail
+MODE=${1:-all}
 
 cd "$(dirname "$0")/.."
 PORT=${PORT:-18080}
@@ -59,7 +65,9 @@ if [[ -z "${BIN:-}" ]]; then
     cargo build --release --quiet
     BIN=target/release/gin-rules
 fi
-cargo build --release --quiet --example step_load
+if [[ "$MODE" != soak ]]; then
+    cargo build --release --quiet --example step_load
+fi
 DRIVER=target/release/examples/step_load
 
 start_server() {
@@ -142,6 +150,55 @@ LUA
 rss() {
     echo "$(( $(ps -o rss= -p "$SERVER_PID") / 1024 )) MB"
 }
+
+rss_kb() {
+    ps -o rss= -p "$SERVER_PID" | tr -d ' '
+}
+
+soak() {
+    local seconds=${SOAK:-60} out start_kb end_kb idle_kb errors
+    echo "== soak: $seconds s of plain steps at full speed, $CONNECTIONS connections, $(nproc) cores ($TOOL)"
+    start_server ""
+    idle_kb=$(rss_kb)
+    make_body "$WORK/plain.json"
+    # Warm-up: the allocator and the connection buffers settle first.
+    DURATION=5s run_load "warm-up, 5 s" "$WORK/plain.json" "" >/dev/null
+    start_kb=$(rss_kb)
+    if [[ "$TOOL" == oha ]]; then
+        out=$(oha --no-tui -z "${seconds}s" -c "$CONNECTIONS" -m POST -H 'content-type: application/json' \
+            -D "$WORK/plain.json" "http://$ADDR/v1/games/step")
+        errors=$(awk '/Status code distribution/{on=1; next} on && /\[[0-9]+\]/{gsub(/[\[\]]/,"",$1); if ($1 != "200") n += $2} /Error distribution/{on=0} END{print n+0}' <<<"$out")
+        errors=$((errors + $(awk '/Error distribution/{on=1; next} on && /\[[0-9]+\]/{gsub(/[\[\]]/,"",$1); n += $1} END{print n+0}' <<<"$out")))
+        grep -E 'Success rate|Requests/sec|(50|99)(\.00)?% in' <<<"$out" || true
+    else
+        cat >"$WORK/post.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["content-type"] = "application/json"
+local f = io.open("$WORK/plain.json", "rb"); wrk.body = f:read("*a"); f:close()
+LUA
+        out=$(wrk -t2 -c "$CONNECTIONS" -d "${seconds}s" --latency -s "$WORK/post.lua" "http://$ADDR/v1/games/step")
+        errors=$(( $(sed -n 's/.*Non-2xx or 3xx responses: *\([0-9]*\).*/\1/p' <<<"$out" | head -1 | grep . || echo 0) ))
+        errors=$((errors + $(sed -n 's/.*Socket errors: connect \([0-9]*\), read \([0-9]*\), write \([0-9]*\), timeout \([0-9]*\).*/\1+\2+\3+\4/p' <<<"$out" | head -1 | grep . || echo 0) ))
+        grep -E 'Requests/sec|Transfer|^ +(50|99)%|requests in' <<<"$out" || true
+    fi
+    end_kb=$(rss_kb)
+    stop_server
+    echo "== soak: $errors errors; server RSS idle $((idle_kb / 1024)) MB, after the warm-up $((start_kb / 1024)) MB, at the end $((end_kb / 1024)) MB"
+    local allowed=$((start_kb / 4 > 8192 ? start_kb / 4 : 8192))
+    if [[ $errors -ne 0 ]]; then
+        echo "the soak had errors" >&2
+        exit 1
+    fi
+    if [[ $((end_kb - start_kb)) -gt $allowed ]]; then
+        echo "resident memory grew by $(((end_kb - start_kb) / 1024)) MB during the soak" >&2
+        exit 1
+    fi
+}
+
+if [[ "$MODE" == soak ]]; then
+    soak
+    exit 0
+fi
 
 echo "== machine: $(nproc) cores; server on $ADDR, $CONNECTIONS connections, $DURATION per run" >&2
 

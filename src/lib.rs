@@ -10,3 +10,4 @@ pub mod hooks;
 pub mod melds;
 pub mod rules;
 pub mod ruleset;
+pub mod whole;

@@ -142,7 +142,7 @@ impl<'de> Deserialize<'de> for Target {
         #[derive(Deserialize)]
         #[serde(untagged)]
         enum Raw {
-            Points(u32),
+            Points(#[serde(deserialize_with = "crate::whole::u32")] u32),
             Word(String),
         }
         match Raw::deserialize(d)? {

@@ -46,9 +46,11 @@ pub struct NewGameRequest {
     pub target: Option<Target>,
     /// Same request and same seed give the same game, byte for byte; random when left out.
     #[schema(example = 42)]
+    #[serde(default, deserialize_with = "crate::whole::option_u64")]
     pub seed: Option<u64>,
     /// The first dealer's seat; cut for from the seed when left out.
     #[schema(value_type = Option<u8>, example = 1)]
+    #[serde(default, deserialize_with = "crate::whole::option_u8")]
     pub dealer: Option<Seat>,
     /// The exact 52-card order of the first hand: `deck[0..20]` dealt alternately starting
     /// left of the dealer, `deck[20]` the upcard, `deck[21]` the top of the stock.
@@ -58,6 +60,7 @@ pub struct NewGameRequest {
     /// Answer as this seat sees the game (its view, its legal actions). With seat keys and
     /// without `as_seat`, the answer shows no hand.
     #[schema(value_type = Option<u8>, example = 0)]
+    #[serde(default, deserialize_with = "crate::whole::option_u8")]
     pub as_seat: Option<Seat>,
 }
 
@@ -81,6 +84,7 @@ pub struct ViewRequest {
     pub state: StateInput,
     /// The seat whose view is wanted.
     #[schema(value_type = u8, example = 1)]
+    #[serde(deserialize_with = "crate::whole::u8")]
     pub seat: Seat,
 }
 

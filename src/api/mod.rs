@@ -213,7 +213,10 @@ impl AppState {
                             .into(),
                     ));
                 }
-                parse_plain_state(text)?
+                let state = parse_plain_state(text)?;
+                let variant = self.resolve(&state.ruleset)?;
+                check_plain_state(&variant, &state)?;
+                return Ok((state, variant));
             }
         };
         let variant = self.resolve(&state.ruleset)?;
@@ -238,6 +241,25 @@ fn guard_down(e: guard::GuardError) -> ApiError {
     ApiError::GuardUnavailable(
         "the replay guard does not answer, so no step is accepted now: try again shortly".into(),
     )
+}
+
+/// A plain state is checked against its ruleset and hooks, and its match target against the
+/// options: a target an option refuses is never dealt.
+fn check_plain_state(variant: &Variant, state: &State) -> Result<(), ApiError> {
+    let mut problems = match engine::validate(&variant.ruleset, variant.hooks.as_ref(), state) {
+        Ok(()) => Vec::new(),
+        Err(e) => e.problems,
+    };
+    if let Err(ResolveError::IncompatibleOptions { reason, .. }) =
+        variant.check_target(state.target)
+    {
+        problems.push(format!("no game is dealt with this target: {reason}"));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::InvalidState(problems))
+    }
 }
 
 /// A plain state that does not even parse: the version first, as it explains most such cases.

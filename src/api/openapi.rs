@@ -98,6 +98,8 @@ pub fn document() -> Value {
     add_error_responses(&mut doc);
     // OpenAPI 3.1 names a license by its SPDX expression (generators ask for it).
     doc["info"]["license"]["identifier"] = json!("MIT OR Apache-2.0");
+    add_links(&mut doc);
+    add_bounds(&mut doc);
     doc
 }
 
@@ -217,7 +219,7 @@ impl PartialSchema for Target {
         schema_from(json!({
             "description": "Points that win the match, or \"single_hand\" for one hand only.",
             "oneOf": [
-                {"type": "integer", "minimum": 1, "description": "Points that win the match."},
+                {"type": "integer", "format": "uint32", "minimum": 1, "description": "Points that win the match."},
                 {"type": "string", "enum": ["single_hand"], "description": "One hand only."}
             ],
             "examples": [100]
@@ -395,6 +397,151 @@ fn add_examples(doc: &mut Value) {
         {
             schema.insert("examples".into(), json!([example]));
         }
+    }
+}
+
+/// The OpenAPI links between operations: how a client (and a stateful tester) goes on from an
+/// answer. By path, method and status: the link's name and its definition.
+fn links() -> Vec<(
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    Value,
+)> {
+    let step = json!({
+        "operationId": "step",
+        "description": "Play the first legal action on the game this answer holds.",
+        "requestBody": {
+            "state": "$response.body#/state",
+            "action": "$response.body#/legal_actions/0"
+        }
+    });
+    let view = json!({
+        "operationId": "view",
+        "description": "The view of the first seat to act in the game this answer holds.",
+        "requestBody": {
+            "state": "$response.body#/state",
+            "seat": "$response.body#/to_act/0"
+        }
+    });
+    vec![
+        ("/v1/games", "post", "201", "step", step.clone()),
+        ("/v1/games", "post", "201", "view", view.clone()),
+        ("/v1/games/step", "post", "200", "step", step),
+        ("/v1/games/step", "post", "200", "view", view),
+        (
+            "/v1/rulesets",
+            "get",
+            "200",
+            "ruleset",
+            json!({
+                "operationId": "get",
+                "description": "The first ruleset of the list, resolved, with its rules table.",
+                "parameters": {"path.id": "$response.body#/0/id"}
+            }),
+        ),
+        (
+            "/v1/rulesets/{id}",
+            "get",
+            "200",
+            "deal",
+            json!({
+                "operationId": "create",
+                "description": "Deal a game of this ruleset.",
+                "requestBody": {"ruleset": "$response.body#/id"}
+            }),
+        ),
+    ]
+}
+
+fn add_links(doc: &mut Value) {
+    for (path, method, status, name, link) in links() {
+        let pointer = format!(
+            "/paths/{}/{method}/responses/{status}",
+            path.replace('~', "~0").replace('/', "~1")
+        );
+        if let Some(response) = doc.pointer_mut(&pointer).and_then(Value::as_object_mut) {
+            let links = response.entry("links").or_insert_with(|| json!({}));
+            if let Some(links) = links.as_object_mut() {
+                links.insert(name.into(), link);
+            }
+        }
+    }
+}
+
+/// The range of each integer format the generated schemas name (`uint8` for a seat, `uint64` for
+/// a seed, ...), which they give only as a lower bound of 0.
+fn integer_range(format: &str) -> Option<(i128, i128)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "uint8" => (0, u8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "int64" => (i64::MIN.into(), i64::MAX.into()),
+        "uint64" => (0, u64::MAX.into()),
+        _ => return None,
+    })
+}
+
+/// Integers whose Rust type (`usize`) gets no format: their range, by pointer.
+const UNFORMATTED: &[&str] = &[
+    "/components/schemas/LayOffCard/properties/onto",
+    "/components/schemas/LayOff/properties/onto",
+    "/components/schemas/SeatView/properties/stock_count",
+];
+
+fn json_number(n: i128) -> Value {
+    match (i64::try_from(n), u64::try_from(n)) {
+        (Ok(n), _) => json!(n),
+        (_, Ok(n)) => json!(n),
+        _ => Value::Null,
+    }
+}
+
+/// Gives every integer schema with a known format its whole range, keeping a tighter bound the
+/// schema already has.
+fn add_bounds(doc: &mut Value) {
+    for pointer in UNFORMATTED {
+        if let Some(schema) = doc.pointer_mut(pointer).and_then(Value::as_object_mut) {
+            schema.insert("format".into(), json!("uint64"));
+        }
+    }
+    bound_integers(doc);
+}
+
+fn bound_integers(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            // utoipa spells the unsigned formats `u-int8`, ...; the format registry `uint8`.
+            if let Some(format) = map.get("format").and_then(Value::as_str)
+                && let Some(rest) = format.strip_prefix("u-int")
+            {
+                let format = format!("uint{rest}");
+                map.insert("format".into(), json!(format));
+            }
+            if let Some((lo, hi)) = map
+                .get("format")
+                .and_then(Value::as_str)
+                .and_then(integer_range)
+            {
+                let given = |key: &str| {
+                    let n = map.get(key)?;
+                    n.as_i64()
+                        .map(i128::from)
+                        .or_else(|| n.as_u64().map(i128::from))
+                };
+                let lo = given("minimum").map_or(lo, |m| m.max(lo));
+                let hi = given("maximum").map_or(hi, |m| m.min(hi));
+                map.insert("minimum".into(), json_number(lo));
+                map.insert("maximum".into(), json_number(hi));
+            }
+            map.values_mut().for_each(bound_integers);
+        }
+        Value::Array(items) => items.iter_mut().for_each(bound_integers),
+        _ => {}
     }
 }
 
@@ -680,6 +827,72 @@ mod tests {
             };
             assert!(ok, "the example of {name} does not parse");
         }
+    }
+
+    #[test]
+    fn every_link_is_in_the_document() {
+        let doc = document();
+        let operations: Vec<&str> = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|item| item.as_object().unwrap().values())
+            .filter_map(|op| op["operationId"].as_str())
+            .collect();
+        for (path, method, status, name, link) in links() {
+            let placed = &doc["paths"][path][method]["responses"][status]["links"][name];
+            assert_eq!(placed, &link, "the link {name} of {method} {path} {status}");
+            let target = link["operationId"].as_str().unwrap();
+            assert!(operations.contains(&target), "no operation {target}");
+        }
+    }
+
+    #[test]
+    fn every_integer_has_its_range() {
+        let doc = document();
+        let mut integers = Vec::new();
+        fn walk<'a>(v: &'a Value, at: String, out: &mut Vec<(String, &'a Value)>) {
+            match v {
+                Value::Object(m) => {
+                    let typed = |t: &Value| {
+                        t == "integer"
+                            || t.as_array().is_some_and(|a| a.contains(&json!("integer")))
+                    };
+                    if m.get("type").is_some_and(typed) && m.contains_key("format") {
+                        out.push((at.clone(), v));
+                    }
+                    for (k, v) in m {
+                        walk(v, format!("{at}/{k}"), out);
+                    }
+                }
+                Value::Array(a) => {
+                    for (i, v) in a.iter().enumerate() {
+                        walk(v, format!("{at}/{i}"), out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        walk(&doc, String::new(), &mut integers);
+        assert!(integers.len() > 50);
+        for (at, schema) in integers {
+            assert!(
+                schema["minimum"].is_number() && schema["maximum"].is_number(),
+                "{at}: {schema}"
+            );
+        }
+        let seat = &doc["components"]["schemas"]["DrawAction"]["properties"]["seat"];
+        assert_eq!(
+            (&seat["minimum"], &seat["maximum"]),
+            (&json!(0), &json!(255))
+        );
+        let seed = &doc["components"]["schemas"]["NewGameRequest"]["properties"]["seed"];
+        assert_eq!(seed["maximum"], json!(u64::MAX));
+        let target = &doc["components"]["schemas"]["Target"]["oneOf"][0];
+        assert_eq!(
+            (&target["minimum"], &target["maximum"]),
+            (&json!(1), &json!(u32::MAX))
+        );
     }
 
     #[test]

@@ -77,46 +77,59 @@ pub struct LayOffCard {
     /// The card laid off.
     pub card: Card,
     /// The index of the knocker's meld it goes onto (in the `knocked` event's `melds`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::whole::option_usize"
+    )]
     pub onto: Option<usize>,
 }
 
 /// An action as read from a request: every field named, nothing else accepted (serde cannot
-/// refuse unknown fields of a flattened struct, so `Action` is read through this).
+/// refuse unknown fields of a flattened struct, so `Action` is read through this); the seat may
+/// be written `1` or `1.0`.
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 enum WireAction {
     TakeUpcard {
+        #[serde(deserialize_with = "crate::whole::u8")]
         seat: Seat,
     },
     Pass {
+        #[serde(deserialize_with = "crate::whole::u8")]
         seat: Seat,
     },
     Draw {
+        #[serde(deserialize_with = "crate::whole::u8")]
         seat: Seat,
         from: Source,
     },
     Discard {
+        #[serde(deserialize_with = "crate::whole::u8")]
         seat: Seat,
         card: Card,
     },
     Knock {
+        #[serde(deserialize_with = "crate::whole::u8")]
         seat: Seat,
         discard: Card,
         #[serde(default)]
         melds: Option<Vec<Vec<Card>>>,
     },
     Gin {
+        #[serde(deserialize_with = "crate::whole::u8")]
         seat: Seat,
         discard: Option<Card>,
         #[serde(default)]
         melds: Option<Vec<Vec<Card>>>,
     },
     LayOff {
+        #[serde(deserialize_with = "crate::whole::u8")]
         seat: Seat,
         cards: Vec<LayOffCard>,
     },
     NextHand {
+        #[serde(deserialize_with = "crate::whole::u8")]
         seat: Seat,
     },
 }

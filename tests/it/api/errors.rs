@@ -286,6 +286,11 @@ async fn inconsistent_plain_states_are_invalid_state() {
     seats["record"]["layout"]["sides"] = json!([[0], [1], [2]]);
     let mut card = state.clone();
     card["tables"][0]["stock"][0] = json!("ZZ");
+    // No deal has a target of 0, or one the ruleset does not play to.
+    let mut target_zero = state.clone();
+    target_zero["target"] = json!(0);
+    let mut target_unplayed = state.clone();
+    target_unplayed["target"] = json!(175);
 
     for (what, bad, needle) in [
         ("doubled", doubled, "twice"),
@@ -297,6 +302,8 @@ async fn inconsistent_plain_states_are_invalid_state() {
         ("old", old, "version"),
         ("seats", seats, "seats"),
         ("card", card, ""),
+        ("target 0", target_zero, "played to 0"),
+        ("target 175", target_unplayed, "played to 175"),
         ("a number", json!(42), ""),
         ("an array", json!([1, 2]), ""),
     ] {

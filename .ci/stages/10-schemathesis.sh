@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Schemathesis against the live release server: every operation of the OpenAPI document it
+# serves, in every phase (the document's examples, coverage of its constraints, fuzzing, and
+# stateful runs along the document's links: the deal's state into step and view), every check.
+# Two servers in turn: plain states, then sealed states (--secret-file). Fails on any failure or
+# server error, and when fewer than $MIN_REQUESTS requests reached the servers in all.
+#
+# Environment: BIN (default target/release/gin-rules), SCHEMATHESIS_EXAMPLES (cases per operation
+# and phase on the plain server, default 100; the sealed run uses a quarter),
+# SCHEMATHESIS_SEED (default fixed, so that CI is reproducible; `random` for a new one),
+# GIN_RULES_VENV (where .ci/setup/python-tools.sh installed schemathesis).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+BIN=${BIN:-target/release/gin-rules}
+VENV=${GIN_RULES_VENV:-$HOME/.cache/gin-rules/venv}
+ST="$VENV/bin/schemathesis"
+EXAMPLES=${SCHEMATHESIS_EXAMPLES:-100}
+SEED=${SCHEMATHESIS_SEED:-20261201}
+MIN_REQUESTS=1000
+if [[ "$SEED" == random ]]; then
+    SEED=$RANDOM$RANDOM
+fi
+[[ -x "$ST" ]] || { echo "schemathesis is missing: run .ci/setup/python-tools.sh" >&2; exit 1; }
+[[ -x "$BIN" ]] || { echo "$BIN is missing: cargo build --release" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+SERVER_PID=""
+cleanup() {
+    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# The configuration (schemathesis.toml): every check; what they expect; narrow exclusions.
+cat >"$WORK/schemathesis.toml" <<'TOML'
+[checks]
+enabled = true
+
+[checks.positive_data_acceptance]
+# A request the document allows may still be refused for what no schema can say: an illegal
+# action, a state that no play reaches, an option the ruleset does not offer, a ruleset whose YAML
+# does not load. Those answers are 422 with a code from the error table (or 404 for an unknown
+# ruleset). A request the document allows must never be 400 invalid-json, and never 5xx.
+expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
+
+# Narrow exclusions of findings that other work fixes go here, each with its reason, until the
+# fix is on main (none now).
+TOML
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+start_server() {
+    # $@: more arguments for `serve`; the log (one line per request) goes to $WORK/server.log
+    local port
+    port=$(free_port)
+    ADDR="127.0.0.1:$port"
+    env -u GIN_RULES_SECRET -u GIN_RULES_SEAT_KEYS -u GIN_RULES_REPLAY_GUARD RUST_LOG=info \
+        "$BIN" serve --addr "$ADDR" --workers 2 "$@" >"$WORK/server.log" 2>&1 &
+    SERVER_PID=$!
+    for _ in $(seq 1 100); do
+        if curl -fsS "http://$ADDR/healthz" >/dev/null 2>&1; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    echo "the server did not start:" >&2
+    cat "$WORK/server.log" >&2
+    exit 1
+}
+
+stop_server() {
+    kill -TERM "$SERVER_PID"
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+}
+
+TOTAL=0
+FAILED=0
+run() {
+    # $1: label, $2: examples per operation; the server is running
+    local label=$1 examples=$2 start status requests errors
+    echo "== schemathesis, $label: $examples cases per operation and phase, seed $SEED"
+    start=$(date +%s)
+    status=0
+    # From $WORK: schemathesis keeps a cache in the working directory.
+    (cd "$WORK" && timeout 900 "$ST" --config-file "$WORK/schemathesis.toml" run "http://$ADDR/openapi.json" \
+        --phases examples,coverage,fuzzing,stateful \
+        --max-examples "$examples" --seed "$SEED" --workers 2 \
+        --generation-database none --request-timeout 30 --no-color \
+        >"$WORK/$label.txt" 2>&1) || status=$?
+    # The summary, and every failure in full when there are any.
+    if [[ $status -ne 0 ]]; then
+        cat "$WORK/$label.txt"
+        FAILED=1
+    else
+        sed -n '/^ *✅  Loaded/,$p' "$WORK/$label.txt" | grep -E 'Examples|Coverage|Fuzzing|Stateful|passed|Scenarios|API Links|generated|passed in|failures in' || true
+    fi
+    requests=$(grep -c 'gin_rules::http: request' "$WORK/server.log" || true)
+    errors=$(grep -cE 'gin_rules::http: request .*status=5[0-9][0-9]' "$WORK/server.log" || true)
+    echo "== $label: schemathesis exit $status, $requests requests reached the server" \
+        "($errors answered 5xx) in $(($(date +%s) - start)) s"
+    if [[ $errors -ne 0 ]]; then
+        grep -E 'status=5[0-9][0-9]' "$WORK/server.log" | head -20
+        FAILED=1
+    fi
+    TOTAL=$((TOTAL + requests))
+}
+
+START=$(date +%s)
+start_server
+run plain "$EXAMPLES"
+stop_server
+
+head -c 48 /dev/urandom | base64 >"$WORK/secret.txt"
+start_server --secret-file "$WORK/secret.txt"
+run sealed $((EXAMPLES / 4 > 0 ? EXAMPLES / 4 : 1))
+stop_server
+
+echo "== schemathesis: $TOTAL requests in all, $(($(date +%s) - START)) s"
+if [[ $TOTAL -lt $MIN_REQUESTS ]]; then
+    echo "fewer than $MIN_REQUESTS requests reached the servers" >&2
+    FAILED=1
+fi
+exit "$FAILED"
