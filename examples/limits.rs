@@ -165,7 +165,8 @@ async fn run(case: &str) {
             );
         }
         "distinct-1000" => {
-            let addr = serve();
+            let data = web::Data::new(AppState::builtin());
+            let addr = serve(data.clone());
             let (rss_served, _) = memory();
             // LIMITS_YAML_KB=190 for rulesets of 190 KB (the server refuses them since the limits).
             let kb: usize = std::env::var("LIMITS_YAML_KB")
@@ -196,6 +197,7 @@ async fn run(case: &str) {
                 "   a server of 2 workers: statuses {statuses:?} in {:.1} s; RSS {rss_served:.1} MB before, {rss:.1} MB after (peak {peak:.1} MB)",
                 started.elapsed().as_secs_f64()
             );
+            println!("   cache: {:?}", data.catalog.authored_cache_usage());
         }
         "names" => {
             // The script sent has a 200 KB name; the 6 hooks name another, absent one, and 10
@@ -234,11 +236,10 @@ async fn run(case: &str) {
 }
 
 /// Starts the API on a loopback port in a server of 2 workers, on a thread of its own.
-fn serve() -> String {
+fn serve(data: web::Data<AppState>) -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
     let addr = listener.local_addr().expect("its address").to_string();
     std::thread::spawn(move || {
-        let data = web::Data::new(AppState::builtin());
         actix_web::rt::System::new().block_on(async move {
             let server = actix_web::HttpServer::new(move || {
                 App::new().app_data(data.clone()).configure(api::configure)

@@ -62,30 +62,35 @@ impl fmt::Display for ContentHash {
     }
 }
 
-/// An authored ruleset, loaded: its text and what loading it gave.
+/// What loading an authored ruleset gave: the ruleset, or its problems (the text of a ruleset
+/// that does not load is not kept).
 pub(crate) struct Entry {
-    pub authored: Arc<AuthoredRuleset>,
     pub loaded: Result<Loaded, Vec<RulesetError>>,
 }
 
-/// A ruleset that loads: its base (before options) and its variant without options.
+/// A ruleset that loads: its text, its base (before options) and its variant without options.
 pub(crate) struct Loaded {
+    pub authored: Arc<AuthoredRuleset>,
     pub base: Base,
     pub plain: Arc<Variant>,
 }
 
 impl Entry {
-    /// What the entry holds, estimated from its text and what it declares: the text once, the
-    /// parsed YAML and options a few times over (source, base, variant lists), compiled scripts
-    /// several times their source.
+    /// What the entry holds, estimated: for a ruleset, the text once, the parsed YAML and options
+    /// a few times over (source, base, variant lists) and compiled scripts several times their
+    /// source; for problems, their text.
     fn bytes(&self) -> usize {
-        let a = &self.authored;
-        let scripts: usize = a.scripts.iter().map(|(n, t)| n.len() + t.len()).sum();
-        let options = match &self.loaded {
-            Ok(l) => l.base.options.len(),
-            Err(e) => e.len(),
-        };
-        4 * a.yaml.len() + 8 * scripts + options * OPTION_BYTES + ENTRY_BYTES
+        match &self.loaded {
+            Ok(l) => {
+                let a = &l.authored;
+                let scripts: usize = a.scripts.iter().map(|(n, t)| n.len() + t.len()).sum();
+                4 * a.yaml.len() + 8 * scripts + l.base.options.len() * OPTION_BYTES + ENTRY_BYTES
+            }
+            Err(errors) => {
+                let text: usize = errors.iter().map(|e| e.path.len() + e.message.len()).sum();
+                text + errors.len() * 64 + 256
+            }
+        }
     }
 }
 
@@ -259,13 +264,15 @@ mod tests {
         assert_eq!(a.hex().len(), 64);
     }
 
-    fn entry(yaml_bytes: usize) -> Arc<Entry> {
+    /// An entry of problems whose text takes about `bytes`.
+    fn entry(bytes: usize) -> Arc<Entry> {
         Arc::new(Entry {
-            authored: Arc::new(AuthoredRuleset {
-                yaml: "x".repeat(yaml_bytes),
-                scripts: BTreeMap::new(),
-            }),
-            loaded: Err(Vec::new()),
+            loaded: Err(vec![RulesetError {
+                path: "ruleset.yaml".into(),
+                line: None,
+                column: None,
+                message: "x".repeat(bytes),
+            }]),
         })
     }
 

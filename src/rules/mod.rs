@@ -564,9 +564,10 @@ impl Catalog {
         if let Some(entry) = self.authored.get(&hash) {
             return entry;
         }
-        let authored = authored();
-        let loaded = self.load_authored(&authored, hash).map_err(limits::bounded);
-        let entry = Arc::new(Entry { authored, loaded });
+        let loaded = self
+            .load_authored(&authored(), hash)
+            .map_err(limits::bounded);
+        let entry = Arc::new(Entry { loaded });
         self.authored.insert(hash, entry.clone());
         entry
     }
@@ -598,6 +599,7 @@ impl Catalog {
         let plain =
             variant_of(&base, &[], Some((authored.clone(), hash))).map_err(resolve_errors)?;
         Ok(Loaded {
+            authored: authored.clone(),
             base,
             plain: Arc::new(plain),
         })
@@ -635,7 +637,7 @@ impl Catalog {
         let variant = Arc::new(variant_of(
             &loaded.base,
             &reference.options,
-            Some((entry.authored.clone(), hash)),
+            Some((loaded.authored.clone(), hash)),
         )?);
         self.authored
             .insert_variant(&hash, &reference.options, variant.clone());
