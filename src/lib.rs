@@ -10,4 +10,5 @@ pub mod hooks;
 pub mod melds;
 pub mod rules;
 pub mod ruleset;
+pub mod sample;
 pub mod whole;

@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::engine::{Action, ActionKind, NewGame, Source, State, legal_actions, new_game, step};
-use crate::melds::least_deadwood;
+use crate::engine::NewGame;
 use crate::rules::Catalog;
 use crate::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
+use crate::sample;
 
 /// One real example of each action, event and phase, by its tag.
 pub struct Examples {
@@ -56,32 +56,27 @@ pub fn collect() -> Examples {
         for seed in 0..40 {
             let mut game = NewGame::seeded(reference.clone(), seed);
             game.target = Some(target.map_or(Target::SingleHand, Target::Points));
-            let Ok(mut dealt) = new_game(&rules, variant.hooks.as_ref(), game) else {
-                break;
-            };
-            record_events(&mut out, &dealt.events);
-            for _ in 0..5_000 {
-                for table in &dealt.state.tables {
-                    let value = serde_json::to_value(&table.phase).unwrap_or(Value::Null);
-                    if let Some(name) = value.get("name").and_then(Value::as_str) {
-                        out.phases.entry(name.to_string()).or_insert(value.clone());
+            let _ = sample::play(
+                &rules,
+                variant.hooks.as_ref(),
+                game,
+                5_000,
+                seed % 2 == 1,
+                |at, legal| {
+                    record_events(&mut out, &at.events);
+                    for table in &at.state.tables {
+                        let value = serde_json::to_value(&table.phase).unwrap_or(Value::Null);
+                        if let Some(name) = value.get("name").and_then(Value::as_str) {
+                            out.phases.entry(name.to_string()).or_insert(value);
+                        }
                     }
-                }
-                let legal = legal_actions(&rules, &dealt.state);
-                for action in &legal {
-                    out.actions
-                        .entry(action.type_name().to_string())
-                        .or_insert_with(|| serde_json::to_value(action).unwrap_or(Value::Null));
-                }
-                let Some(action) = choose(&rules, &dealt.state, &legal, seed % 2 == 1) else {
-                    break;
-                };
-                let Ok(next) = step(&rules, variant.hooks.as_ref(), &dealt.state, &action) else {
-                    break;
-                };
-                dealt = next;
-                record_events(&mut out, &dealt.events);
-            }
+                    for action in legal {
+                        out.actions
+                            .entry(action.type_name().to_string())
+                            .or_insert_with(|| serde_json::to_value(action).unwrap_or(Value::Null));
+                    }
+                },
+            );
         }
     }
     out
@@ -94,54 +89,4 @@ fn record_events(out: &mut Examples, events: &[crate::engine::Event]) {
             out.events.entry(kind.to_string()).or_insert(value);
         }
     }
-}
-
-/// Plays to go out: gin or knock when allowed, the largest lay-off, the upcard when `greedy`,
-/// else the stock, and the discard that leaves the least deadwood.
-fn choose(rules: &Ruleset, state: &State, legal: &[Action], greedy: bool) -> Option<Action> {
-    let first = |f: &dyn Fn(&ActionKind) -> bool| legal.iter().find(|a| f(&a.kind)).cloned();
-    first(&|k| matches!(k, ActionKind::Gin { .. }))
-        .or_else(|| first(&|k| matches!(k, ActionKind::Knock { .. })))
-        .or_else(|| {
-            legal
-                .iter()
-                .filter(|a| matches!(a.kind, ActionKind::LayOff { .. }))
-                .max_by_key(|a| match &a.kind {
-                    ActionKind::LayOff { cards } => cards.len(),
-                    _ => 0,
-                })
-                .cloned()
-        })
-        .or_else(|| first(&|k| matches!(k, ActionKind::NextHand)))
-        .or_else(|| {
-            greedy
-                .then(|| first(&|k| matches!(k, ActionKind::TakeUpcard)))
-                .flatten()
-        })
-        .or_else(|| {
-            first(&|k| {
-                matches!(
-                    k,
-                    ActionKind::Draw {
-                        from: Source::Stock
-                    }
-                )
-            })
-        })
-        .or_else(|| first(&|k| matches!(k, ActionKind::Pass)))
-        .or_else(|| {
-            legal
-                .iter()
-                .filter_map(|a| match a.kind {
-                    ActionKind::Discard { card } => {
-                        let table = state.tables.get(state.table_of(a.seat)?)?;
-                        let hand = table.hands[table.role(a.seat)?];
-                        Some((least_deadwood(&rules.melds, hand.without(card)), a))
-                    }
-                    _ => None,
-                })
-                .min_by_key(|(deadwood, _)| *deadwood)
-                .map(|(_, a)| a.clone())
-        })
-        .or_else(|| legal.first().cloned())
 }

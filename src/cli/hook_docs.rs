@@ -103,8 +103,11 @@ Each hook takes one parameter, the **context**: a map the engine builds for that
 may change its copy, never the game. Cards are strings like `\"TD\"`, seats are integers from 0,
 and **`hand_number` counts from 0** (the first hand of a match is hand 0). Every context has
 `default`: what the plain ruleset data would decide, in the shape of the decision, so a hook can
-return `ctx.default` to leave a case alone. A field a context does not have reads as `()`:
-`gin-rules check` reports a misspelt field name with the field meant.
+return `ctx[\"default\"]` to leave a case alone (`default` is a reserved word in Rhai, so it is read
+with brackets). Reading a field a context does not have is an error that names the field meant
+(`ctx.hand_nubmer`: \"no field `hand_nubmer`; did you mean `hand_number`?\"), and `gin-rules check`
+plays a few sample games of the ruleset, alone and with each option, so such a mistake shows
+before a game is dealt.
 
 The engine checks every decision before it uses it. A hook that fails, runs over its sandbox
 limits (operations, call depth, sizes, time) or returns something the checks refuse makes the

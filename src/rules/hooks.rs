@@ -237,6 +237,8 @@ fn sandbox() -> Engine {
     e.set_max_functions(256);
     e.set_max_variables(256);
     e.set_strict_variables(true);
+    // A misspelt context field is an error with its name, not a silent `()`.
+    e.set_fail_on_invalid_map_property(true);
     e.disable_symbol("eval");
     e.on_print(|s| log_script_line(s, None, None));
     e.on_debug(|s, source, pos| log_script_line(s, source, pos.line()));
@@ -877,7 +879,7 @@ impl ScriptHooks {
             Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(hook_error(
                 point,
-                describe_eval_error(&b.script.name, &e, spending.map(|s| s.budget)),
+                describe_eval_error(point, &b.script.name, &e, spending.map(|s| s.budget)),
             )),
             Err(_) => Err(hook_error(point, format!("{} crashed", b.script.name))),
         };
@@ -925,7 +927,12 @@ fn budget_spent(b: Budget) -> String {
 }
 
 /// A script failure in a player's words, with the script and position.
-fn describe_eval_error(script: &str, e: &EvalAltResult, budget: Option<Budget>) -> String {
+fn describe_eval_error(
+    point: HookPoint,
+    script: &str,
+    e: &EvalAltResult,
+    budget: Option<Budget>,
+) -> String {
     let pos = e.position();
     let at = match (pos.line(), pos.position()) {
         (Some(l), Some(c)) => format!("{script}:{l}:{c}: "),
@@ -953,11 +960,21 @@ fn describe_eval_error(script: &str, e: &EvalAltResult, budget: Option<Budget>) 
         EvalAltResult::ErrorStackOverflow(_) => {
             format!("called functions more than {MAX_CALL_LEVELS} deep (runaway recursion?)")
         }
+        EvalAltResult::ErrorPropertyNotFound(name, _) => {
+            let context = super::contexts::context_of(point);
+            match did_you_mean(name, context.names()) {
+                Some(known) => format!("no field `{name}`; did you mean `{known}`?"),
+                None => format!(
+                    "no field `{name}` (the {point} context has: {})",
+                    context.names().collect::<Vec<_>>().join(", ")
+                ),
+            }
+        }
         EvalAltResult::ErrorDataTooLarge(what, _) => format!(
             "{what} over its limit (strings {MAX_STRING} bytes, arrays {MAX_ARRAY}, maps {MAX_MAP})"
         ),
         EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => {
-            return describe_eval_error(script, inner, budget);
+            return describe_eval_error(point, script, inner, budget);
         }
         other => other.to_string(),
     };

@@ -188,6 +188,70 @@ pub(crate) fn parse_spec(file: &str, yaml: &str) -> Result<RulesetSpec, RulesetE
         .map_err(|e| yaml_error(file, yaml, &e))
 }
 
+/// The text with the lines of its schema errors blanked (see [`parse_spec_all`]): what is left
+/// parses, so the checks that follow parsing can report their errors in the same pass.
+pub(crate) fn without_schema_errors(yaml: &str) -> String {
+    parse_spec_all("", yaml).2
+}
+
+/// Every schema error of a file in one pass. After each error its line, and the lines nested
+/// under it, are blanked (line numbers stay true) and the text parsed again. Also returns the
+/// spec of what is left, and that text.
+fn parse_spec_all(file: &str, yaml: &str) -> (Option<RulesetSpec>, Vec<RulesetError>, String) {
+    let mut text = yaml.to_string();
+    let mut errors: Vec<RulesetError> = Vec::new();
+    while errors.len() < limits::MAX_ERRORS {
+        match parse_spec(file, &text) {
+            Ok(spec) => return (Some(spec), errors, text),
+            Err(e) => {
+                let line = e.line;
+                // After a missing key or a budget breach the rest of the text says nothing more.
+                let last = e.message.starts_with("missing key")
+                    || e.message.contains("too large or too complex");
+                errors.push(e);
+                match line {
+                    Some(line) if !last && blank_entry(&mut text, line) => {}
+                    _ => break,
+                }
+            }
+        }
+    }
+    (None, errors, text)
+}
+
+/// Blanks line `line` (1-based) and the more indented lines that follow it; false when there is
+/// nothing left to blank there.
+fn blank_entry(text: &mut String, line: u32) -> bool {
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    let Some(first) = (line as usize).checked_sub(1).filter(|&i| i < lines.len()) else {
+        return false;
+    };
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let content = |l: &str| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with('#')
+    };
+    if !content(lines[first]) {
+        return false;
+    }
+    let own = indent(lines[first]);
+    let explicit_key = lines[first].trim_start().starts_with("? ");
+    let mut end = first + 1;
+    let nested = |l: &str| {
+        !content(l)
+            || indent(l) > own
+            || (explicit_key && indent(l) == own && l.trim_start().starts_with(':'))
+    };
+    while end < lines.len() && nested(lines[end]) {
+        end += 1;
+    }
+    for l in &mut lines[first..end] {
+        *l = "";
+    }
+    *text = lines.join("\n");
+    true
+}
+
 fn is_id(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 64
@@ -294,13 +358,16 @@ pub(crate) fn parse_source(
     yaml: &str,
     scripts: &BTreeMap<String, String>,
 ) -> Result<Source, Vec<RulesetError>> {
-    let spec = parse_spec(file, yaml).map_err(|e| vec![e])?;
+    let (spec, errors, _) = parse_spec_all(file, yaml);
+    let Some(spec) = spec.filter(|_| errors.is_empty()) else {
+        return Err(errors);
+    };
     let errors = limits::check_spec(file, &spec);
     if !errors.is_empty() {
         return Err(errors);
     }
-    let file: Arc<str> = Arc::from(file);
     let mut errors = Vec::new();
+    let file: Arc<str> = Arc::from(file);
     if !is_id(&spec.id.value) {
         errors.push(at(
             &spec.id,

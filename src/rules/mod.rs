@@ -28,7 +28,7 @@ mod load;
 pub mod spec;
 mod suggest;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, RwLock};
@@ -566,7 +566,7 @@ impl Catalog {
         }
         let loaded = self
             .load_authored(&authored(), hash)
-            .map_err(limits::bounded);
+            .map_err(|e| limits::bounded(without_option_repeats(e)));
         let entry = Arc::new(Entry { loaded });
         self.authored.insert(hash, entry.clone());
         entry
@@ -661,7 +661,22 @@ impl Catalog {
         });
         match &entry.loaded {
             Ok(l) => Ok(l.plain.clone()),
-            Err(errors) => Err(errors.clone()),
+            Err(errors) => {
+                // The checks after parsing, on what parses, so one pass reports everything.
+                let rest = load::without_schema_errors(yaml);
+                if rest == yaml {
+                    return Err(errors.clone());
+                }
+                match self.check(&rest, scripts) {
+                    Err(more) => {
+                        let mut errors = errors.clone();
+                        errors.extend(more);
+                        errors.sort_by_key(|e| (e.path.clone(), e.line, e.column));
+                        Err(limits::bounded(errors))
+                    }
+                    Ok(_) => Err(errors.clone()),
+                }
+            }
         }
     }
 
@@ -1023,4 +1038,24 @@ fn pick_options<'a>(
         picked.push(o);
     }
     Ok(picked)
+}
+
+/// Drops "with option `x`: M" when the ruleset alone already has M at the same place.
+fn without_option_repeats(errors: Vec<RulesetError>) -> Vec<RulesetError> {
+    let plain: BTreeSet<(String, Option<u32>, Option<u32>, String)> = errors
+        .iter()
+        .map(|e| (e.path.clone(), e.line, e.column, e.message.clone()))
+        .collect();
+    errors
+        .into_iter()
+        .filter(|e| {
+            let Some(rest) = e.message.strip_prefix("with option `") else {
+                return true;
+            };
+            let Some((_, message)) = rest.split_once("`: ") else {
+                return true;
+            };
+            !plain.contains(&(e.path.clone(), e.line, e.column, message.to_string()))
+        })
+        .collect()
 }

@@ -1,0 +1,92 @@
+//! Sample games: a plain, deterministic player that goes out when it can, for the examples of
+//! the API document and for `gin-rules check`, which runs a ruleset's hooks in real games.
+
+use crate::engine::{
+    Action, ActionKind, DealError, NewGame, Source, State, StepError, Stepped, legal_actions,
+    new_game, step,
+};
+use crate::hooks::Hooks;
+use crate::melds::least_deadwood;
+use crate::ruleset::Ruleset;
+
+/// Plays `game` for at most `max_steps` actions (or to the match's end), calling `seen` with the
+/// deal and after every action, and the legal actions offered before each. The first error ends it.
+pub fn play(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    game: NewGame,
+    max_steps: usize,
+    greedy: bool,
+    mut seen: impl FnMut(&Stepped, &[Action]),
+) -> Result<(), SampleError> {
+    let mut at = new_game(rules, hooks, game).map_err(SampleError::Deal)?;
+    for _ in 0..max_steps {
+        let legal = legal_actions(rules, &at.state);
+        seen(&at, &legal);
+        let Some(action) = choose(rules, &at.state, &legal, greedy) else {
+            return Ok(());
+        };
+        at = step(rules, hooks, &at.state, &action).map_err(SampleError::Step)?;
+    }
+    seen(&at, &[]);
+    Ok(())
+}
+
+/// Why a sample game stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum SampleError {
+    #[error("{0}")]
+    Deal(DealError),
+    #[error("{0}")]
+    Step(StepError),
+}
+
+/// Gin or knock when allowed, the largest lay-off, the next hand, the upcard when `greedy`, else
+/// the stock, and the discard that leaves the least deadwood.
+pub fn choose(rules: &Ruleset, state: &State, legal: &[Action], greedy: bool) -> Option<Action> {
+    let first = |f: &dyn Fn(&ActionKind) -> bool| legal.iter().find(|a| f(&a.kind)).cloned();
+    first(&|k| matches!(k, ActionKind::Gin { .. }))
+        .or_else(|| first(&|k| matches!(k, ActionKind::Knock { .. })))
+        .or_else(|| {
+            legal
+                .iter()
+                .filter(|a| matches!(a.kind, ActionKind::LayOff { .. }))
+                .max_by_key(|a| match &a.kind {
+                    ActionKind::LayOff { cards } => cards.len(),
+                    _ => 0,
+                })
+                .cloned()
+        })
+        .or_else(|| first(&|k| matches!(k, ActionKind::NextHand)))
+        .or_else(|| {
+            greedy
+                .then(|| first(&|k| matches!(k, ActionKind::TakeUpcard)))
+                .flatten()
+        })
+        .or_else(|| {
+            first(&|k| {
+                matches!(
+                    k,
+                    ActionKind::Draw {
+                        from: Source::Stock
+                    }
+                )
+            })
+        })
+        .or_else(|| first(&|k| matches!(k, ActionKind::Pass)))
+        .or_else(|| {
+            legal
+                .iter()
+                .filter_map(|a| match a.kind {
+                    ActionKind::Discard { card } => {
+                        let table = state.tables.get(state.table_of(a.seat)?)?;
+                        let hand = table.hands[table.role(a.seat)?];
+                        Some((least_deadwood(&rules.melds, hand.without(card)), a))
+                    }
+                    _ => None,
+                })
+                .min_by_key(|(deadwood, _)| *deadwood)
+                .map(|(_, a)| a.clone())
+        })
+        .or_else(|| legal.first().cloned())
+}

@@ -1,0 +1,97 @@
+//! `gin-rules check` on authored files: every schema error in one pass, and hooks run in sample
+//! games so a misspelt context field, a runaway loop or a decision out of range shows with its place.
+
+use std::path::Path;
+use std::process::Command;
+
+fn check(dir: &Path, yaml: &str, scripts: &[(&str, &str)]) -> (bool, String) {
+    std::fs::write(dir.join("variant.yaml"), yaml).unwrap();
+    for (name, text) in scripts {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_gin-rules"))
+        .arg("check")
+        .arg(dir.join("variant.yaml"))
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gin-check-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const HOOKED: &str = "id: shrinking\nname: Shrinking\nextends: standard\nhooks:\n  knock_limit:\n    script: shrink.rhai\n";
+
+#[test]
+fn every_schema_error_is_reported_in_one_pass() {
+    let dir = temp_dir("schema");
+    let yaml = "id: two-errors\nname: Two\nextends: standard\nmelds:\n  run_min: 1\n  setmax: 4\nscoring:\n  gin_bonus: \"lots\"\nlay_offs:\n  allowd: true\n";
+    let (ok, text) = check(&dir, yaml, &[]);
+    assert!(!ok, "{text}");
+    for expected in [
+        "variant.yaml:5:12: `melds.run_min` must be 3 to 13, not 1",
+        "variant.yaml:6:3: unknown key `setmax`; did you mean `set_max`?",
+        "variant.yaml:8:14: `gin_bonus`: expected a whole number",
+        "variant.yaml:10:3: unknown key `allowd`; did you mean `allowed`?",
+        "variant.yaml: 4 errors",
+    ] {
+        assert!(text.contains(expected), "no `{expected}` in:\n{text}");
+    }
+}
+
+#[test]
+fn a_misspelt_context_field_is_named_with_the_field_meant() {
+    let dir = temp_dir("misspelt");
+    let script = "fn knock_limit(ctx) {\n    let limit = 10 - ctx.hand_nubmer;\n    if limit < 5 { 5 } else { limit }\n}\n";
+    let (ok, text) = check(&dir, HOOKED, &[("shrink.rhai", script)]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("shrink.rhai:2:26: no field `hand_nubmer`; did you mean `hand_number`?"),
+        "{text}"
+    );
+    assert!(
+        text.contains("; also with option `classic-bonuses`, with option `hollywood`"),
+        "{text}"
+    );
+    // Spelt right, the same hook passes its sample games.
+    let fixed = script.replace("hand_nubmer", "hand_number");
+    let (ok, text) = check(&dir, HOOKED, &[("shrink.rhai", &fixed)]);
+    assert!(ok, "{text}");
+}
+
+#[test]
+fn runaway_and_out_of_range_hooks_fail_the_check() {
+    let dir = temp_dir("runaway");
+    let (ok, text) = check(
+        &dir,
+        HOOKED,
+        &[(
+            "shrink.rhai",
+            "fn knock_limit(ctx) { let x = 0; loop { x += 1; } }\n",
+        )],
+    );
+    assert!(!ok && text.contains("an endless loop?"), "{text}");
+    let (ok, text) = check(
+        &dir,
+        HOOKED,
+        &[("shrink.rhai", "fn knock_limit(ctx) { -3 }\n")],
+    );
+    assert!(
+        !ok && text.contains("the knock limit -3 is out of range"),
+        "{text}"
+    );
+    let (ok, text) = check(
+        &dir,
+        HOOKED,
+        &[("shrink.rhai", "fn knock_limit(ctx) { ctx[\"default\"] }\n")],
+    );
+    assert!(ok, "{text}");
+}
