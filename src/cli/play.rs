@@ -1,4 +1,5 @@
-//! `gin-rules play`: hands or whole matches between bots, with the outcome mix.
+//! `gin-rules play`: hands or whole matches between bots of any levels, with the outcome mix and
+//! each level's match wins.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -7,7 +8,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use serde::Serialize;
 
-use crate::bot;
+use crate::bot::{self, Level};
 use crate::engine::{Event, NewGame, Outcome, State, apply, new_game};
 use crate::hooks::Hooks;
 use crate::ruleset::{Ruleset, RulesetRef, Target};
@@ -18,7 +19,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Hands to play (each a one-hand game), or matches with --target.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, visible_alias = "matches", default_value_t = 1000)]
     pub hands: u64,
     /// Play whole matches to this many points (or "single_hand").
     #[arg(long, value_parser = parse_target)]
@@ -35,6 +36,10 @@ pub struct PlayArgs {
     /// Also load the rulesets of this directory.
     #[arg(long, value_name = "DIR")]
     pub rulesets: Option<std::path::PathBuf>,
+    /// Bot levels by seat (random, basic, strong), repeated round the table when fewer than the
+    /// seats; match i moves every level i seats on, so each plays every seat in turn.
+    #[arg(long, value_delimiter = ',', default_value = "basic")]
+    pub bots: Vec<Level>,
 }
 
 fn parse_target(s: &str) -> Result<Target, String> {
@@ -66,12 +71,63 @@ pub struct Summary {
     /// Games given up after `MAX_HAND_STEPS` steps in one hand (bots that cannot end a hand, e.g.
     /// passing cards round a reshuffled stock for ever).
     pub stalled: u64,
+    /// Each level that played: its match wins and points.
+    pub levels: Vec<LevelSummary>,
+}
+
+/// How one bot level did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct LevelSummary {
+    pub level: Level,
+    /// Matches it played in (on any seat).
+    pub matches: u64,
+    /// Matches it won (a team of two of its seats counts once).
+    pub wins: u64,
+    pub win_rate: f64,
+    /// The 95% (Wilson) interval of the win rate.
+    pub interval: [f64; 2],
+    /// Hands its seats played (a seat sitting a hand out does not count).
+    pub hands: u64,
+    pub points: i64,
+    /// Points it scored per hand played.
+    pub mean_points: f64,
+}
+
+impl LevelSummary {
+    fn finish(&mut self) {
+        self.win_rate = self.wins as f64 / self.matches.max(1) as f64;
+        self.interval = wilson(self.wins, self.matches);
+        self.mean_points = self.points as f64 / self.hands.max(1) as f64;
+    }
+}
+
+/// The 95% Wilson score interval of `wins` successes in `n` trials.
+pub fn wilson(wins: u64, n: u64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let (n, p, z) = (n as f64, wins as f64 / n as f64, 1.959_964);
+    let centre = p + z * z / (2.0 * n);
+    let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    let denom = 1.0 + z * z / n;
+    [
+        ((centre - spread) / denom).max(0.0),
+        ((centre + spread) / denom).min(1.0),
+    ]
+}
+
+/// The level that plays `seat` in game `game`: the list round the table, moved on one seat a game.
+pub fn level_of(levels: &[Level], seat: usize, game: u64) -> Level {
+    match levels.len() {
+        0 => Level::Basic,
+        n => levels[(seat + (game % n as u64) as usize) % n],
+    }
 }
 
 /// Steps after which a hand between bots is given up as stalled.
 pub const MAX_HAND_STEPS: u64 = 20_000;
 
-/// Plays `games` games between bots; `target` None plays one hand each.
+/// Plays `games` games between `basic` bots; `target` None plays one hand each.
 pub fn simulate(
     rules: &Ruleset,
     hooks: &dyn Hooks,
@@ -79,12 +135,53 @@ pub fn simulate(
     seed: u64,
     games: u64,
     target: Option<Target>,
+    progress: impl FnMut(u64),
+) -> anyhow::Result<Summary> {
+    simulate_levels(
+        rules,
+        hooks,
+        reference,
+        seed,
+        games,
+        target,
+        &[Level::Basic],
+        progress,
+    )
+}
+
+/// [`simulate`] between bots of `levels` (see [`level_of`]).
+#[allow(clippy::too_many_arguments)]
+pub fn simulate_levels(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    reference: &RulesetRef,
+    seed: u64,
+    games: u64,
+    target: Option<Target>,
+    levels: &[Level],
     mut progress: impl FnMut(u64),
 ) -> anyhow::Result<Summary> {
     let mut s = Summary {
         wins: vec![0; usize::from(rules.seats)],
         ..Summary::default()
     };
+    let mut by_level: Vec<LevelSummary> = Vec::new();
+    for &level in levels {
+        if !by_level.iter().any(|l| l.level == level) {
+            by_level.push(LevelSummary {
+                level,
+                ..LevelSummary::default()
+            });
+        }
+    }
+    let slot = |level: Level| by_level.iter().position(|l| l.level == level).unwrap_or(0);
+    let slots: Vec<Vec<usize>> = (0..levels.len().max(1) as u64)
+        .map(|g| {
+            (0..usize::from(rules.seats))
+                .map(|seat| slot(level_of(levels, seat, g)))
+                .collect()
+        })
+        .collect();
     let mut points: i64 = 0;
     let mut events = Vec::new();
     for g in 0..games {
@@ -94,10 +191,22 @@ pub fn simulate(
         let mut state: State = dealt.state;
         let mut recorded: Vec<Vec<i64>> = Vec::new();
         let mut hand_steps = 0u64;
+        let seat_slot = &slots[(g % slots.len() as u64) as usize];
+        for &i in seat_slot.iter().collect::<std::collections::BTreeSet<_>>() {
+            by_level[i].matches += 1;
+        }
+        let mut at_table: Vec<[u8; 2]> = Vec::new();
+        for e in &dealt.events {
+            if let Event::Dealt { table, seats, .. } = e {
+                set_table(&mut at_table, *table, *seats);
+            }
+        }
         while let Some(&seat) = state.to_act().first() {
-            let Some(action) = bot::choose(rules, &state, seat) else {
+            let level = by_level[seat_slot[usize::from(seat)]].level;
+            let Some(decision) = bot::decide_for(level, rules, &state, seat) else {
                 anyhow::bail!("seat {seat} is to act but has no legal action");
             };
+            let action = decision.action;
             events.clear();
             apply(rules, hooks, &mut state, &action, &mut events)?;
             s.steps += 1;
@@ -108,10 +217,18 @@ pub fn simulate(
             }
             for e in &events {
                 match e {
+                    Event::Dealt { table, seats, .. } => set_table(&mut at_table, *table, *seats),
                     Event::HandOver(r) => {
                         hand_steps = 0;
                         s.hands += 1;
                         points += r.points.iter().sum::<i64>();
+                        if let Some(seats) = at_table.get(usize::from(r.table)) {
+                            for &p in seats {
+                                let l = &mut by_level[seat_slot[usize::from(p)]];
+                                l.hands += 1;
+                                l.points += r.points.get(usize::from(p)).copied().unwrap_or(0);
+                            }
+                        }
                         match r.outcome {
                             Outcome::Gin => s.gin += 1,
                             Outcome::BigGin => s.big_gin += 1,
@@ -139,6 +256,11 @@ pub fn simulate(
                         }
                         for &w in winners {
                             s.wins[usize::from(w)] += 1;
+                        }
+                        let won: std::collections::BTreeSet<usize> =
+                            winners.iter().map(|&w| seat_slot[usize::from(w)]).collect();
+                        for i in won {
+                            by_level[i].wins += 1;
                         }
                     }
                     _ => {}
@@ -169,7 +291,19 @@ pub fn simulate(
     } else {
         points as f64 / s.hands as f64
     };
+    for l in &mut by_level {
+        l.finish();
+    }
+    s.levels = by_level;
     Ok(s)
+}
+
+fn set_table(at_table: &mut Vec<[u8; 2]>, table: u8, seats: [u8; 2]) {
+    let t = usize::from(table);
+    if at_table.len() <= t {
+        at_table.resize(t + 1, [0, 0]);
+    }
+    at_table[t] = seats;
 }
 
 /// The progress rate as players read it: a whole number of games a second.
@@ -210,13 +344,14 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         ProgressBar::hidden()
     };
     let started = std::time::Instant::now();
-    let summary = simulate(
+    let summary = simulate_levels(
         &rules,
         hooks.as_ref(),
         &reference,
         args.seed,
         args.hands,
         args.target,
+        &args.bots,
         |n| {
             if n % 1000 == 0 {
                 bar.set_position(n);
@@ -267,6 +402,22 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
                 summary.draws
             )?;
         }
+        if summary.levels.len() > 1 {
+            writeln!(out, "  by level (seats alternated between matches):")?;
+            for l in &summary.levels {
+                writeln!(
+                    out,
+                    "    {:<7} won {:>6} of {:>6} matches: {:5.1}% (95% interval {:.1}% to {:.1}%), {:6.2} points per hand played",
+                    l.level.name(),
+                    l.wins,
+                    l.matches,
+                    100.0 * l.win_rate,
+                    100.0 * l.interval[0],
+                    100.0 * l.interval[1],
+                    l.mean_points
+                )?;
+            }
+        }
         writeln!(
             out,
             "  {:.2} s, {:.0} hands/s",
@@ -280,6 +431,29 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wilson_brackets_the_rate() {
+        let [lo, hi] = wilson(60, 100);
+        assert!(
+            (lo - 0.502).abs() < 0.001 && (hi - 0.691).abs() < 0.001,
+            "{lo} {hi}"
+        );
+        assert_eq!(wilson(0, 0), [0.0, 1.0]);
+        let [lo, hi] = wilson(100, 100);
+        assert!(lo > 0.96 && hi == 1.0);
+    }
+
+    #[test]
+    fn levels_move_round_the_table() {
+        let l = [Level::Strong, Level::Basic];
+        assert_eq!(level_of(&l, 0, 0), Level::Strong);
+        assert_eq!(level_of(&l, 1, 0), Level::Basic);
+        assert_eq!(level_of(&l, 0, 1), Level::Basic);
+        assert_eq!(level_of(&l, 1, 1), Level::Strong);
+        assert_eq!(level_of(&l, 2, 0), Level::Strong);
+        assert_eq!(level_of(&[], 3, 7), Level::Basic);
+    }
 
     #[test]
     fn the_rate_is_a_whole_number() {

@@ -8,6 +8,7 @@ mod analyze_cli;
 mod api;
 mod authored;
 mod balancer;
+mod bots;
 mod check_cli;
 mod cluster;
 mod docs;

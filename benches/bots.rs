@@ -1,0 +1,73 @@
+//! One bot decision per level, on typical mid-hand views (standard rules): half of them a draw
+//! (take the upcard or discard, or draw blind), half a discard after drawing.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+use gin_rules::bot::{self, Level};
+use gin_rules::engine::{NewGame, SeatView, new_game, step, view};
+use gin_rules::hooks::NoHooks;
+use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
+
+/// Views of the seat to act, taken after 6 to 20 moves of `basic` play in seeded deals.
+fn views(rules: &Ruleset, n: usize) -> Vec<SeatView> {
+    let mut out = Vec::new();
+    let mut seed = 0u64;
+    while out.len() < n {
+        seed += 1;
+        let game = NewGame {
+            ruleset: RulesetRef {
+                id: rules.id.clone(),
+                options: Vec::new(),
+                authored: None,
+            },
+            seed,
+            target: Some(Target::SingleHand),
+            dealer: None,
+            decks: Vec::new(),
+        };
+        let Ok(dealt) = new_game(rules, &NoHooks, game) else {
+            continue;
+        };
+        let mut state = dealt.state;
+        let moves = 6 + (seed % 15) as usize;
+        for _ in 0..moves {
+            let Some(&seat) = state.to_act().first() else {
+                break;
+            };
+            let Some(a) = bot::choose(rules, &state, seat) else {
+                break;
+            };
+            let Ok(next) = step(rules, &NoHooks, &state, &a) else {
+                break;
+            };
+            state = next.state;
+        }
+        if let Some(&seat) = state.to_act().first()
+            && let Some(v) = view(rules, &state, seat)
+            && matches!(v.phase, "draw" | "discard")
+        {
+            out.push(v);
+        }
+    }
+    out
+}
+
+fn decisions(c: &mut Criterion) {
+    let rules = Ruleset::standard();
+    let views = views(&rules, 64);
+    let mut g = c.benchmark_group("bot decision");
+    for level in Level::ALL {
+        let mut i = 0;
+        g.bench_function(level.name(), |b| {
+            b.iter(|| {
+                i = (i + 1) % views.len();
+                black_box(bot::decide(level, &rules, &views[i]))
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, decisions);
+criterion_main!(benches);

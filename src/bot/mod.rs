@@ -1,0 +1,108 @@
+//! Bots at three levels, each deciding from one seat's view alone (never the stock order or an
+//! opponent's unseen cards): `random`, `basic` and `strong`. Every rule they need comes from the
+//! `Ruleset`, so they play any built-in or authored ruleset and every form.
+
+mod basic;
+mod random;
+mod seen;
+mod strong;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{Action, SeatView, State, view};
+use crate::ruleset::{Ruleset, Seat};
+
+pub use seen::Seen;
+
+/// How well a bot plays.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// Draws and discards at random; goes out whenever it can.
+    Random,
+    #[default]
+    /// Takes a discard that lowers its deadwood, discards its costliest card, knocks as soon as it
+    /// may.
+    Basic,
+    /// Counts the cards it has seen, values draws and discards by the melds still possible, keeps
+    /// cards the opponent wants, and weighs knocking now against playing on.
+    Strong,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Random, Level::Basic, Level::Strong];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Basic => "basic",
+            Level::Strong => "strong",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A level name that is not a level.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a bot level (random, basic or strong)")]
+pub struct UnknownLevel(pub String);
+
+impl FromStr for Level {
+    type Err = UnknownLevel;
+
+    fn from_str(s: &str) -> Result<Level, UnknownLevel> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownLevel(s.to_string()))
+    }
+}
+
+/// What a bot plays, and why in a sentence a player understands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Decision {
+    pub action: Action,
+    pub why: String,
+}
+
+/// The action a bot of `level` plays for the seat of `view`, or `None` when that seat has nothing
+/// to do. Reads the view only, so the same view always gets the same decision.
+pub fn decide(level: Level, rules: &Ruleset, view: &SeatView) -> Option<Decision> {
+    let first = view.legal_actions.first()?;
+    Some(match level {
+        Level::Random => random::decide(view, first),
+        Level::Basic => basic::decide(rules, view, first),
+        Level::Strong => strong::decide(rules, view, first),
+    })
+}
+
+/// [`decide`] for `seat` of a whole state: the bot sees that seat's view only.
+pub fn decide_for(level: Level, rules: &Ruleset, state: &State, seat: Seat) -> Option<Decision> {
+    decide(level, rules, &view(rules, state, seat)?)
+}
+
+/// The `basic` bot's action for `seat`, or `None` when `seat` has nothing to do.
+pub fn choose(rules: &Ruleset, state: &State, seat: Seat) -> Option<Action> {
+    decide_for(Level::Basic, rules, state, seat).map(|d| d.action)
+}

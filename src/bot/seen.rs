@@ -1,0 +1,193 @@
+//! What one seat knows, read from its view: its hand, the public cards, the cards its opponent
+//! took from the pile, and so the cards it has not seen. Shared by the levels.
+
+use crate::cards::{Card, CardSet};
+use crate::engine::{Action, ActionKind, SeatView, Source};
+
+/// The cards one seat has seen, and what it has not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seen {
+    pub hand: CardSet,
+    /// The whole discard pile (public).
+    pub pile: CardSet,
+    pub top: Option<Card>,
+    /// Cards the opponent(s) at this table took from the pile and still hold.
+    pub opponent_known: CardSet,
+    /// The knocker's melds, while the defender lays off.
+    pub shown: CardSet,
+    /// Cards this seat has not seen where they are: in the stock or in an opponent's hand.
+    pub unseen: CardSet,
+    /// Cards of the opponent's hand this seat has not seen.
+    pub opponent_hidden: u32,
+    pub stock: usize,
+}
+
+impl Seen {
+    pub fn of(view: &SeatView) -> Seen {
+        let hand: CardSet = view.hand.iter().copied().collect();
+        let pile: CardSet = view.discard_pile.iter().copied().collect();
+        let mut opponent_known = CardSet::EMPTY;
+        let mut opponent_cards = 0;
+        for p in &view.players {
+            opponent_known = opponent_known.union(p.known_cards.iter().copied().collect());
+            opponent_cards += p.hand_size;
+        }
+        let shown: CardSet = view
+            .knock
+            .iter()
+            .flat_map(|k| k.melds.iter().flatten().copied())
+            .collect();
+        let unseen = CardSet::FULL
+            .minus(hand)
+            .minus(pile)
+            .minus(opponent_known)
+            .minus(shown);
+        Seen {
+            hand,
+            pile,
+            top: view.discard_top,
+            opponent_known,
+            shown,
+            unseen,
+            opponent_hidden: opponent_cards.saturating_sub(opponent_known.len()),
+            stock: view.stock_count,
+        }
+    }
+
+    /// A number drawn from what the seat sees only, for choices that must look random yet be the
+    /// same for the same view.
+    pub fn fingerprint(&self, view: &SeatView) -> u64 {
+        let mut h = 0x9e37_79b9_7f4a_7c15u64;
+        let mut mix = |x: u64| {
+            h = splitmix(h ^ x);
+        };
+        mix(self.hand.0);
+        for c in &view.discard_pile {
+            mix(u64::from(c.bit()));
+        }
+        mix(self.opponent_known.0);
+        mix(self.stock as u64);
+        mix(u64::from(view.seat));
+        mix(view.legal_actions.len() as u64);
+        for t in &view.scores.totals {
+            mix(*t as u64);
+        }
+        h
+    }
+}
+
+/// The SplitMix64 finaliser: a well-mixed 64-bit hash of `x`.
+pub fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// The legal actions of the view, by kind.
+pub struct Options<'a> {
+    pub legal: &'a [Action],
+}
+
+impl<'a> Options<'a> {
+    pub fn of(view: &'a SeatView) -> Options<'a> {
+        Options {
+            legal: &view.legal_actions,
+        }
+    }
+
+    pub fn find(&self, pred: impl Fn(&ActionKind) -> bool) -> Option<&'a Action> {
+        self.legal.iter().find(|a| pred(&a.kind))
+    }
+
+    /// Taking the top of the pile: the upcard, or a draw from the discard pile.
+    pub fn take(&self) -> Option<&'a Action> {
+        self.find(|k| {
+            matches!(
+                k,
+                ActionKind::TakeUpcard
+                    | ActionKind::Draw {
+                        from: Source::Discard
+                    }
+            )
+        })
+    }
+
+    /// Not taking it: passing the upcard, or drawing from the stock.
+    pub fn leave(&self) -> Option<&'a Action> {
+        self.find(|k| {
+            matches!(
+                k,
+                ActionKind::Pass
+                    | ActionKind::Draw {
+                        from: Source::Stock
+                    }
+            )
+        })
+    }
+
+    pub fn discards(&self) -> impl Iterator<Item = (&'a Action, Card)> + 'a {
+        self.legal.iter().filter_map(|a| match a.kind {
+            ActionKind::Discard { card } => Some((a, card)),
+            _ => None,
+        })
+    }
+
+    pub fn knocks(&self) -> impl Iterator<Item = (&'a Action, Card)> + 'a {
+        self.legal.iter().filter_map(|a| match a.kind {
+            ActionKind::Knock { discard, .. } => Some((a, discard)),
+            _ => None,
+        })
+    }
+
+    pub fn gins(&self) -> impl Iterator<Item = (&'a Action, Option<Card>)> + 'a {
+        self.legal.iter().filter_map(|a| match a.kind {
+            ActionKind::Gin { discard, .. } => Some((a, discard)),
+            _ => None,
+        })
+    }
+}
+
+/// A sentence for an action when the level has nothing more particular to say.
+pub fn plain_why(action: &Action, view: &SeatView) -> String {
+    match &action.kind {
+        ActionKind::TakeUpcard => format!(
+            "Took the upcard {}.",
+            view.discard_top.map_or(String::new(), |c| c.to_string())
+        ),
+        ActionKind::Pass => "Passed.".into(),
+        ActionKind::Draw {
+            from: Source::Stock,
+        } => "Drew from the stock.".into(),
+        ActionKind::Draw {
+            from: Source::Discard,
+        } => format!(
+            "Took {} from the discard pile.",
+            view.discard_top.map_or(String::new(), |c| c.to_string())
+        ),
+        ActionKind::Discard { card } => format!("Discarded {card}."),
+        ActionKind::Knock { discard, .. } => format!("Knocked, discarding {discard}."),
+        ActionKind::Gin {
+            discard: Some(d), ..
+        } => format!("Went gin, discarding {d}."),
+        ActionKind::Gin { discard: None, .. } => "Went big gin: all eleven cards meld.".into(),
+        ActionKind::LayOff { cards } if cards.is_empty() => {
+            "Laid off nothing: none of my cards fits the knocker's melds.".into()
+        }
+        ActionKind::LayOff { cards } => format!(
+            "Laid off {} onto the knocker's melds to lower my deadwood.",
+            list(cards.iter().map(|c| c.card))
+        ),
+        ActionKind::NextHand => "Dealt the next hand.".into(),
+    }
+}
+
+/// Cards as a player writes them: `"4S, 5S and 6S"`.
+pub fn list(cards: impl IntoIterator<Item = Card>) -> String {
+    let names: Vec<String> = cards.into_iter().map(|c| c.to_string()).collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}

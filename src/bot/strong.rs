@@ -1,0 +1,303 @@
+//! `strong`: counts what its seat has seen, values each draw and discard by the deadwood it can
+//! expect after its next draw (the exact solver over every unseen card, so cards that would
+//! complete melds count), keeps back cards the opponent can meld (those they took from the pile
+//! and their neighbours), and weighs knocking now against playing on for gin or a lower count.
+
+mod knock;
+mod odds;
+
+use crate::cards::{Card, CardSet};
+use crate::engine::{Action, SeatView};
+use crate::melds;
+use crate::ruleset::Ruleset;
+
+use super::Decision;
+use super::seen::{Options, Seen, list, plain_why};
+use knock::{KnockOdds, guesses, knock_odds};
+use odds::Odds;
+
+/// Deadwood points a discard costs per unit of chance that the opponent can meld it (midway
+/// through the stock; less early, more late).
+const DANGER: f64 = 6.0;
+/// Discards per drawn card worth looking at beyond the drawn card itself.
+const DISCARDS_PER_DRAW: usize = 2;
+/// How much of knocking's value is left after playing on one more turn without gin (the
+/// opponent may go out first, the stock runs down).
+const PLAY_ON_KEEPS: f64 = 0.5;
+
+pub fn decide(rules: &Ruleset, view: &SeatView, first: &Action) -> Decision {
+    let seen = Seen::of(view);
+    let options = Options::of(view);
+    let odds = Odds::new(&rules.melds, &seen, view.knock_limit);
+    let bot = Strong {
+        rules,
+        view,
+        seen,
+        odds,
+        options,
+    };
+    let picked = match view.phase {
+        "upcard_offer" | "draw" => bot.draw(),
+        "last_discard" => bot.last_discard(),
+        "discard" => bot.discard(),
+        "lay_off" => view
+            .legal_actions
+            .last()
+            .map(|a| (a.clone(), plain_why(a, view))),
+        _ => None,
+    };
+    let (action, why) = picked.unwrap_or_else(|| (first.clone(), plain_why(first, view)));
+    Decision { action, why }
+}
+
+struct Strong<'a> {
+    rules: &'a Ruleset,
+    view: &'a SeatView,
+    seen: Seen,
+    odds: Odds<'a>,
+    options: Options<'a>,
+}
+
+/// One way to keep ten cards: discard `card`, then expect `expected` deadwood after the next draw.
+#[derive(Clone, Copy, Debug)]
+struct Keep {
+    card: Card,
+    expected: f64,
+    danger: f64,
+}
+
+impl Keep {
+    /// `danger` already carries the weight of the moment and the scale of the values.
+    fn cost(&self) -> f64 {
+        self.expected + self.danger
+    }
+}
+
+impl Strong<'_> {
+    /// Weight of the opponent's interest: it grows as the hand goes on and they near going out.
+    fn danger_weight(&self) -> f64 {
+        let dealt = 2 * usize::from(self.rules.hand_size) + 1;
+        let first_stock = 52usize.saturating_sub(dealt).max(1);
+        let gone = first_stock.saturating_sub(self.seen.stock) as f64 / first_stock as f64;
+        DANGER * self.odds.scale.sqrt() * (0.5 + gone)
+    }
+
+    /// Every discard from the eleven cards `hand` among `allowed`, valued by the deadwood expected
+    /// after the next draw and the risk of feeding the opponent.
+    fn keeps(&self, hand: CardSet, allowed: impl Iterator<Item = Card>) -> Vec<Keep> {
+        let w = self.danger_weight();
+        allowed
+            .map(|card| Keep {
+                card,
+                expected: self.odds.expected(hand.without(card)),
+                danger: w * self.odds.danger(card),
+            })
+            .collect()
+    }
+
+    /// The keep of least cost (ties: the higher card goes).
+    fn best(&self, keeps: &[Keep]) -> Option<Keep> {
+        keeps.iter().copied().min_by(|a, b| {
+            a.cost().total_cmp(&b.cost()).then(
+                self.rules
+                    .melds
+                    .value(b.card)
+                    .cmp(&self.rules.melds.value(a.card)),
+            )
+        })
+    }
+
+    /// Upcard offer or draw: take the top card when the hand it makes is better than what the
+    /// stock can be expected to bring.
+    fn draw(&self) -> Option<(Action, String)> {
+        let leave = self.options.leave();
+        let (Some(take), Some(top)) = (self.options.take(), self.seen.top) else {
+            let a = leave.or(self.options.legal.first())?;
+            return Some((a.clone(), plain_why(a, self.view)));
+        };
+        let Some(leave) = leave else {
+            return Some((take.clone(), plain_why(take, self.view)));
+        };
+        let hand = self.seen.hand;
+        let allowed = hand
+            .iter()
+            .chain((self.rules.discard_taken_card).then_some(top));
+        let with_top = self.best(&self.keeps(hand.with(top), allowed));
+        let from_stock = self.stock_value(hand);
+        match with_top {
+            Some(k) if k.cost() < from_stock => Some((
+                take.clone(),
+                format!(
+                    "Took {top}: with it, discarding {}, my hand has better chances than with a card from the stock.",
+                    k.card
+                ),
+            )),
+            _ => Some((
+                leave.clone(),
+                format!("Left {top}: a card from the stock is likely to do more for my hand."),
+            )),
+        }
+    }
+
+    /// What drawing from the stock is worth to the ten cards `hand`: over every unseen card, the
+    /// best discard after it (the card itself or the hand's best discards), valued as a keep.
+    fn stock_value(&self, hand: CardSet) -> f64 {
+        let unseen = &self.odds.unseen;
+        if unseen.is_empty() {
+            return f64::from(melds::least_deadwood(&self.rules.melds, hand));
+        }
+        let w = self.danger_weight();
+        let as_is = self.odds.expected(hand);
+        let mut total = 0.0;
+        for &c in unseen {
+            let eleven = hand.with(c);
+            let mut after = melds::analyze_discards(&self.odds.eval, eleven).after_discard;
+            after.retain(|&(d, _)| d != c);
+            after.sort_by_key(|&(d, dw)| (dw, std::cmp::Reverse(self.rules.melds.value(d))));
+            let mut best = as_is + w * self.odds.danger(c);
+            for &(d, _) in after.iter().take(DISCARDS_PER_DRAW) {
+                let keep = Keep {
+                    card: d,
+                    expected: self.odds.expected(eleven.without(d)),
+                    danger: w * self.odds.danger(d),
+                };
+                best = best.min(keep.cost());
+            }
+            total += best;
+        }
+        total / unseen.len() as f64
+    }
+
+    /// The stock is down to its reserve: the last discard may be taken only to go out.
+    fn last_discard(&self) -> Option<(Action, String)> {
+        match self.options.take() {
+            Some(a) => Some((
+                a.clone(),
+                "Took the last discard: it lets me go out before the hand dies.".into(),
+            )),
+            None => self.options.leave().map(|a| {
+                (
+                    a.clone(),
+                    "Passed: the last discard does not let me go out.".into(),
+                )
+            }),
+        }
+    }
+
+    /// After drawing: gin when possible, else knock or play on, and which card to discard.
+    fn discard(&self) -> Option<(Action, String)> {
+        let gins: Vec<_> = self.options.gins().collect();
+        if let Some((a, _)) = gins.iter().find(|(_, d)| d.is_none()) {
+            return Some(((*a).clone(), "Went big gin: all eleven cards meld.".into()));
+        }
+        if let Some((a, Some(d))) = gins.first() {
+            return Some((
+                (*a).clone(),
+                format!("Went gin, discarding {d}: every card I keep is melded."),
+            ));
+        }
+        let hand = self.seen.hand;
+        let keeps = self.keeps(hand, self.options.discards().map(|(_, c)| c));
+        let play_on = self.best(&keeps);
+        let knock = self.best_knock(hand);
+        if let Some((action, deadwood, odds)) = knock {
+            let why = self.knock_or_play_on(play_on, deadwood, &odds);
+            match why {
+                Ok(why) => return Some((action.clone(), why)),
+                Err(why) => {
+                    if let Some(k) = play_on
+                        && let Some((a, _)) = self.options.discards().find(|&(_, c)| c == k.card)
+                    {
+                        return Some((a.clone(), format!("Discarded {}: {why}", k.card)));
+                    }
+                    return Some((action.clone(), plain_why(action, self.view)));
+                }
+            }
+        }
+        let k = play_on?;
+        let (a, _) = self.options.discards().find(|&(_, c)| c == k.card)?;
+        Some((a.clone(), self.discard_why(&keeps, k)))
+    }
+
+    /// The knock that leaves the least deadwood, with what it is worth.
+    fn best_knock(&self, hand: CardSet) -> Option<(&Action, u32, KnockOdds)> {
+        let analysis = melds::analyze_discards(&self.rules.melds, hand);
+        let after = |c: Card| {
+            analysis
+                .after_discard
+                .iter()
+                .find(|&&(d, _)| d == c)
+                .map_or(u32::MAX, |&(_, dw)| dw)
+        };
+        let (action, card) = self
+            .options
+            .knocks()
+            .min_by_key(|&(_, c)| (after(c), std::cmp::Reverse(self.rules.melds.value(c))))?;
+        let seed = self.seen.fingerprint(self.view);
+        let opponents = guesses(self.rules, &self.odds, &self.seen, seed);
+        let odds = knock_odds(self.rules, hand.without(card), &opponents);
+        Some((action, after(card), odds))
+    }
+
+    /// `Ok(why)` to knock now, `Err(why)` to play on.
+    fn knock_or_play_on(
+        &self,
+        play_on: Option<Keep>,
+        deadwood: u32,
+        odds: &KnockOdds,
+    ) -> Result<String, String> {
+        let Some(keep) = play_on else {
+            return Ok(format!("Knocked with {deadwood} deadwood: I must go out."));
+        };
+        let rest = self.seen.hand.without(keep.card);
+        let outs = self.odds.gin_outs(rest);
+        let unseen = self.odds.unseen.len().max(1);
+        let reserve = usize::from(self.rules.stock_reserve);
+        let turns = (self.seen.stock.saturating_sub(reserve) / 2).clamp(0, 3) as i32;
+        let gin_chance = 1.0 - (1.0 - outs as f64 / unseen as f64).powi(turns);
+        let gin_value = f64::from(self.rules.gin_bonus) + odds.opponent_deadwood;
+        let play_on_value =
+            gin_chance * gin_value + (1.0 - gin_chance) * PLAY_ON_KEEPS * odds.value.max(0.0);
+        if odds.value >= play_on_value {
+            Ok(format!(
+                "Knocked with {deadwood} deadwood: the opponent should hold about {:.0} and an undercut looks unlikely ({:.0}%).",
+                odds.opponent_deadwood,
+                100.0 * odds.undercut
+            ))
+        } else if odds.value < 0.0 {
+            Err(format!(
+                "I could knock with {deadwood} but an undercut looks likely ({:.0}%), so I play on for a lower count.",
+                100.0 * odds.undercut
+            ))
+        } else {
+            Err(format!(
+                "I could knock with {deadwood}, but {outs} unseen cards would give me gin, which is worth more."
+            ))
+        }
+    }
+
+    fn discard_why(&self, keeps: &[Keep], keep: Keep) -> String {
+        let plain = keeps
+            .iter()
+            .min_by(|a, b| a.expected.total_cmp(&b.expected));
+        let unseen = self.odds.unseen.len();
+        let known = self.seen.opponent_known;
+        match plain {
+            Some(p) if p.card != keep.card && p.danger > keep.danger => {
+                let because = if known.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (they took {})", list(known.iter()))
+                };
+                format!(
+                    "Discarded {}: {} could help the opponent{because}, so I keep it back.",
+                    keep.card, p.card
+                )
+            }
+            _ => format!(
+                "Discarded {}: it keeps the best chances of melds with the {unseen} cards I have not seen.",
+                keep.card
+            ),
+        }
+    }
+}

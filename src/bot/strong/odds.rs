@@ -1,0 +1,157 @@
+//! How good a hand is and how risky a discard is, from the cards a seat has seen.
+
+use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::melds;
+use crate::ruleset::MeldRules;
+
+use super::super::seen::Seen;
+
+/// Added to every card's value when only gin (or a very low count) goes out: then what matters is
+/// how many cards are left unmelded, the points only break ties.
+const PER_CARD: u8 = 30;
+/// Knock limits below this count as "only gin goes out" for valuing hands.
+const LOW_LIMIT: u8 = 5;
+
+/// The values the strong bot needs, for one view.
+pub struct Odds<'a> {
+    pub rules: &'a MeldRules,
+    /// The rules hands are valued by: the real card values, or per card when only gin counts.
+    pub eval: MeldRules,
+    /// How much larger `eval`'s values are than the real ones, on average.
+    pub scale: f64,
+    /// Cards whose place the seat does not know: each is as likely as any other to come next
+    /// off the stock.
+    pub unseen: Vec<Card>,
+    /// Chance that an unseen card is in the opponent's hand.
+    pub in_opponent_hand: f64,
+    pub opponent_known: CardSet,
+    /// Cards nobody can meld with any more: the seat's own, the pile below its top, shown melds.
+    pub out_of_play: CardSet,
+}
+
+impl<'a> Odds<'a> {
+    pub fn new(rules: &'a MeldRules, seen: &Seen, knock_limit: Option<u8>) -> Odds<'a> {
+        let mut eval = rules.clone();
+        if knock_limit.is_none_or(|l| l < LOW_LIMIT) {
+            for v in &mut eval.values {
+                *v = v.saturating_add(PER_CARD);
+            }
+        }
+        let total = |r: &MeldRules| r.values.iter().map(|&v| f64::from(v)).sum::<f64>();
+        let scale = total(&eval) / total(rules).max(1.0);
+        let unseen = seen.unseen.to_vec();
+        let in_opponent_hand = if unseen.is_empty() {
+            0.0
+        } else {
+            (f64::from(seen.opponent_hidden) / unseen.len() as f64).min(1.0)
+        };
+        Odds {
+            rules,
+            eval,
+            scale,
+            unseen,
+            in_opponent_hand,
+            opponent_known: seen.opponent_known,
+            out_of_play: seen.hand.union(seen.pile).union(seen.shown),
+        }
+    }
+
+    /// Least deadwood after drawing `card` into the ten cards `hand` and discarding the best card.
+    /// (In `eval` values.)
+    pub fn after_draw(&self, hand: CardSet, card: Card) -> u32 {
+        melds::analyze_discards(&self.eval, hand.with(card)).best
+    }
+
+    /// The deadwood `hand` (ten cards) can expect after its next draw from the stock, counting
+    /// every unseen card that would complete or improve a meld: lower is better (in `eval` values).
+    pub fn expected(&self, hand: CardSet) -> f64 {
+        if self.unseen.is_empty() {
+            return f64::from(melds::least_deadwood(&self.eval, hand));
+        }
+        let sum: u32 = self.unseen.iter().map(|&c| self.after_draw(hand, c)).sum();
+        f64::from(sum) / self.unseen.len() as f64
+    }
+
+    /// Unseen cards that would give `hand` (ten cards) gin.
+    pub fn gin_outs(&self, hand: CardSet) -> usize {
+        self.unseen
+            .iter()
+            .filter(|&&c| self.after_draw(hand, c) == 0)
+            .count()
+    }
+
+    /// Chance that the opponent holds `card`.
+    fn held(&self, card: Card) -> f64 {
+        if self.opponent_known.contains(card) {
+            1.0
+        } else if self.out_of_play.contains(card) {
+            0.0
+        } else {
+            self.in_opponent_hand
+        }
+    }
+
+    /// Chance that the opponent can meld `card` if it is discarded: with two more of its rank, or
+    /// in a run of its suit, from the cards they hold (those they took from the pile count as
+    /// held for certain).
+    pub fn danger(&self, card: Card) -> f64 {
+        let mut none = 1.0;
+        // Sets: at least set_min - 1 of the other cards of the rank.
+        let need = usize::from(self.rules.set_min.saturating_sub(1)).max(1);
+        if usize::from(self.rules.set_max) > need {
+            let others: Vec<f64> = Suit::ALL
+                .iter()
+                .map(|&s| Card::new(card.rank(), s))
+                .filter(|&c| c != card)
+                .map(|c| self.held(c))
+                .collect();
+            none *= 1.0 - at_least(&others, need);
+        }
+        // Runs: every window of run_min cards of the suit that holds `card` and is a meld.
+        let len = usize::from(self.rules.run_min.clamp(1, 13));
+        let r = card.rank().index();
+        for start in (r + 14 - len..=r + 13).map(|s| s % 13) {
+            let mut window = CardSet::EMPTY;
+            for k in 0..len {
+                if let Some(rank) = Rank::from_index((start + k) % 13) {
+                    window.insert(Card::new(rank, card.suit()));
+                }
+            }
+            if window.len() as usize != len
+                || !window.contains(card)
+                || !melds::is_meld(self.rules, window)
+            {
+                continue;
+            }
+            let p: f64 = window.without(card).iter().map(|c| self.held(c)).product();
+            none *= 1.0 - p;
+        }
+        1.0 - none
+    }
+}
+
+/// Chance that at least `k` of independent events with chances `p` happen.
+fn at_least(p: &[f64], k: usize) -> f64 {
+    let mut dist = vec![0.0; p.len() + 1];
+    dist[0] = 1.0;
+    for &q in p {
+        for j in (0..dist.len()).rev() {
+            let stay = dist[j] * (1.0 - q);
+            let up = if j > 0 { dist[j - 1] * q } else { 0.0 };
+            dist[j] = stay + up;
+        }
+    }
+    dist.iter().skip(k).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_least_counts_the_ways() {
+        assert!((at_least(&[0.5, 0.5], 1) - 0.75).abs() < 1e-9);
+        assert!((at_least(&[0.5, 0.5], 2) - 0.25).abs() < 1e-9);
+        assert!((at_least(&[1.0, 0.0, 0.3], 2) - 0.3).abs() < 1e-9);
+    }
+}

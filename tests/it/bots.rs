@@ -1,0 +1,226 @@
+//! Bots: each level decides from its seat's view alone, and every level finishes matches of
+//! every built-in ruleset and form (and an authored one) with legal actions only.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use gin_rules::bot::{self, Level};
+use gin_rules::cards::{Card, CardSet};
+use gin_rules::cli::play::{level_of, simulate_levels};
+use gin_rules::engine::{NewGame, Phase, State, legal_actions, new_game, step, view};
+use gin_rules::rules::{Catalog, Variant};
+use gin_rules::ruleset::Target;
+use rand::RngExt;
+use rand::seq::SliceRandom;
+
+use crate::common::rng;
+use crate::variants::variant;
+
+/// The forms the bots must play: every built-in ruleset, each option alone, and the authored
+/// example ruleset.
+fn forms() -> Vec<(String, Arc<Variant>)> {
+    let mut out = Vec::new();
+    let catalog = Catalog::builtin();
+    for info in catalog.list() {
+        out.push((info.id.clone(), variant(&info.id, &[])));
+        for o in &info.options {
+            out.push((
+                format!("{} + {}", info.id, o.id),
+                variant(&info.id, &[o.id.as_str()]),
+            ));
+        }
+    }
+    let authored = Catalog::builtin()
+        .check_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/round-the-corner.yaml"))
+        .unwrap();
+    out.push(("examples/round-the-corner.yaml".into(), authored));
+    out
+}
+
+fn deal(v: &Variant, seed: u64, target: Target) -> State {
+    let game = NewGame {
+        ruleset: v.reference.clone(),
+        seed,
+        target: Some(target),
+        dealer: None,
+        decks: vec![],
+    };
+    new_game(&v.ruleset, v.hooks.as_ref(), game).unwrap().state
+}
+
+/// `state` with every card `seat` cannot see dealt again at random: the hidden part of each
+/// opponent hand and the whole stock, at every table (another table's cards are all unseen,
+/// but its pile and the cards taken from it stay). Cards shown (a knocker's melds, a finished
+/// hand) stay where they are.
+fn shuffle_unseen(state: &State, seat: u8, r: &mut impl rand::Rng) -> State {
+    let mut s = state.clone();
+    for table in &mut s.tables {
+        if matches!(table.phase, Phase::Over { .. }) {
+            continue;
+        }
+        // A knocker spreads their whole hand.
+        let shown: CardSet = match &table.phase {
+            Phase::LayOff { knock, .. } => table
+                .role(knock.knocker)
+                .map_or(CardSet::EMPTY, |k| table.hands[k]),
+            _ => CardSet::EMPTY,
+        };
+        let mine = table.role(seat);
+        let hidden: Vec<usize> = (0..2).filter(|&role| Some(role) != mine).collect();
+        let fixed = |role: usize| table.taken[role].union(shown).intersect(table.hands[role]);
+        let mut pool: Vec<Card> = table.stock.as_slice().to_vec();
+        for &role in &hidden {
+            pool.extend(table.hands[role].minus(fixed(role)).iter());
+        }
+        pool.shuffle(r);
+        let mut rest = pool.into_iter();
+        let mut hands = table.hands;
+        for &role in &hidden {
+            let n = table.hands[role].minus(fixed(role)).len() as usize;
+            let fresh: CardSet = rest.by_ref().take(n).collect();
+            hands[role] = fresh.union(fixed(role));
+        }
+        table.hands = hands;
+        let stock: Vec<Card> = rest.collect();
+        table.stock = gin_rules::engine::Pile::from_bottom_up(&stock).unwrap();
+    }
+    s
+}
+
+#[test]
+fn each_level_decides_from_its_seats_view_only() {
+    let mut r = rng(12);
+    let (mut checked, mut moved) = (0, 0);
+    for (name, v) in forms() {
+        for seed in 0..3u64 {
+            let mut s = deal(&v, seed, v.ruleset.match_rules.default_target);
+            for _ in 0..60 {
+                let Some(&seat) = s.to_act().first() else {
+                    break;
+                };
+                let playing = s.table_of(seat).is_some();
+                for level in Level::ALL {
+                    let base = bot::decide_for(level, &v.ruleset, &s, seat).unwrap();
+                    for _ in 0..3 {
+                        let other = shuffle_unseen(&s, seat, &mut r);
+                        // (Not `validate`: later deals are checked against the seed's stock, which moved.)
+                        for t in &other.tables {
+                            assert_eq!(t.all_cards(), CardSet::FULL);
+                        }
+                        if playing && other != s {
+                            moved += 1;
+                        }
+                        let d = bot::decide_for(level, &v.ruleset, &other, seat).unwrap();
+                        assert_eq!(
+                            d, base,
+                            "{name} seed {seed}: {level} for seat {seat} changed its mind when only cards it cannot see moved"
+                        );
+                        checked += 1;
+                    }
+                }
+                // Move on with a mix of levels so that every phase comes up.
+                let level = Level::ALL[r.random_range(0..3)];
+                let a = bot::decide_for(level, &v.ruleset, &s, seat).unwrap().action;
+                s = step(&v.ruleset, v.hooks.as_ref(), &s, &a).unwrap().state;
+            }
+        }
+    }
+    assert!(checked > 3000, "{checked}");
+    assert!(
+        moved * 10 > checked * 9,
+        "only {moved} of {checked} states hid anything"
+    );
+}
+
+/// Plays one game with `levels` round the table; every action must be among the legal ones.
+fn play_out(v: &Variant, seed: u64, target: Target, levels: &[Level]) -> State {
+    let mut s = deal(v, seed, target);
+    for _ in 0..20_000 {
+        let Some(&seat) = s.to_act().first() else {
+            return s;
+        };
+        let level = level_of(levels, usize::from(seat), seed);
+        let d = bot::decide_for(level, &v.ruleset, &s, seat).unwrap();
+        assert!(!d.why.is_empty());
+        assert!(
+            legal_actions(&v.ruleset, &s).contains(&d.action),
+            "{level} played {:?}, which is not legal",
+            d.action
+        );
+        let seat_view = view(&v.ruleset, &s, seat).unwrap();
+        assert!(seat_view.legal_actions.contains(&d.action));
+        s = step(&v.ruleset, v.hooks.as_ref(), &s, &d.action)
+            .unwrap()
+            .state;
+    }
+    panic!("the game did not end in 20 000 steps");
+}
+
+#[test]
+fn every_level_finishes_matches_of_every_form() {
+    for (name, v) in forms() {
+        let target = v.ruleset.match_rules.default_target;
+        for (i, level) in Level::ALL.into_iter().enumerate() {
+            // Against the other levels, seats alternated, to the default target.
+            let other = Level::ALL[(i + 1) % 3];
+            for seed in 0..2 {
+                let s = play_out(&v, seed, target, &[level, other]);
+                assert!(s.is_over(), "{name}: {level} against {other}");
+            }
+            // All seats at this level, one hand.
+            if v.ruleset.match_rules.targets.contains(&Target::SingleHand) {
+                let s = play_out(&v, 7, Target::SingleHand, &[level]);
+                assert!(s.is_over(), "{name}: {level} alone");
+            }
+        }
+    }
+}
+
+#[test]
+fn strong_beats_random() {
+    let v = variant("standard", &[]);
+    let mut wins = 0;
+    let mut strong_points = 0i64;
+    let summary = simulate_levels(
+        &v.ruleset,
+        v.hooks.as_ref(),
+        &v.reference,
+        5,
+        20,
+        Some(Target::Points(100)),
+        &[Level::Strong, Level::Random],
+        |_| {},
+    )
+    .unwrap();
+    for l in &summary.levels {
+        if l.level == Level::Strong {
+            wins = l.wins;
+            strong_points = l.points;
+        }
+    }
+    assert_eq!(summary.levels.len(), 2);
+    assert!(wins >= 19, "strong won only {wins} of 20 against random");
+    assert!(strong_points > 0);
+}
+
+#[test]
+fn levels_parse_and_print() {
+    for l in Level::ALL {
+        assert_eq!(l.name().parse::<Level>().unwrap(), l);
+        assert_eq!(serde_json::to_value(l).unwrap(), l.name());
+    }
+    assert!("STRONG".parse::<Level>().is_ok());
+    let e = "expert".parse::<Level>().unwrap_err();
+    assert!(e.to_string().contains("random, basic or strong"), "{e}");
+}
+
+#[test]
+fn a_seat_between_hands_or_waiting_has_nothing_to_decide() {
+    let v = variant("standard", &[]);
+    let s = deal(&v, 3, Target::Points(100));
+    let seat = s.to_act()[0];
+    for level in Level::ALL {
+        assert!(bot::decide_for(level, &v.ruleset, &s, 1 - seat).is_none());
+    }
+    assert!(matches!(s.tables[0].phase, Phase::UpcardOffer { .. }));
+}
