@@ -225,24 +225,18 @@ fn init_logging(json: bool) {
 
 /// Builds the application state from the options: the catalog and the sealer.
 pub fn app_state(args: &ServeArgs) -> anyhow::Result<AppState> {
-    let mut catalog = Catalog::builtin();
+    let lines = |errors: Vec<crate::rules::RulesetError>| {
+        let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
+        lines.join("\n")
+    };
+    let mut catalog = Catalog::try_builtin()
+        .map_err(|e| anyhow::anyhow!("a built-in ruleset does not load:\n{}", lines(e)))?;
     for dir in &args.rulesets {
         if let Err(errors) = catalog.add_dir(dir) {
-            let lines: Vec<String> = errors
-                .iter()
-                .map(|e| {
-                    let at = match (e.line, e.column) {
-                        (Some(l), Some(c)) => format!(":{l}:{c}"),
-                        (Some(l), None) => format!(":{l}"),
-                        _ => String::new(),
-                    };
-                    format!("  {}{at}: {}", e.path, e.message)
-                })
-                .collect();
             bail!(
                 "the rulesets in {} do not load:\n{}",
                 dir.display(),
-                lines.join("\n")
+                lines(errors)
             );
         }
     }

@@ -50,7 +50,8 @@ fn errors_text(errors: &[RulesetError]) -> String {
 
 /// The catalog of the CLI: the built-ins, plus the rulesets of `dir`.
 pub fn catalog(dir: Option<&Path>) -> anyhow::Result<Catalog> {
-    let mut catalog = Catalog::builtin();
+    let mut catalog = Catalog::try_builtin()
+        .map_err(|e| anyhow::anyhow!("a built-in ruleset does not load:\n{}", errors_text(&e)))?;
     if let Some(dir) = dir {
         catalog
             .add_dir(dir)

@@ -176,6 +176,19 @@ pub(crate) fn deal_table(
         knock_limit: rules.knock_limit,
     };
     let knock_limit = hooks.knock_limit(&info)?;
+    let most = rules.melds.max_deadwood(usize::from(rules.hand_size));
+    if let Some(limit) = knock_limit
+        && u32::from(limit) > most
+    {
+        return Err(HookError {
+            hook: "knock_limit".into(),
+            message: format!(
+                "returned {limit}, more than the most deadwood a hand of {} cards can hold ({most})",
+                rules.hand_size
+            ),
+        }
+        .into());
+    }
     let multiplier = hooks.score_multiplier(&info)?;
     if multiplier == 0 {
         return Err(HookError {

@@ -33,7 +33,7 @@ pub enum IllegalAction {
     StockOnly,
     #[error("the discard pile is empty")]
     DiscardPileEmpty,
-    #[error("the stock is down to its last {0} cards, which are never drawn")]
+    #[error("{}", stock_exhausted(*.0))]
     StockExhausted(usize),
     #[error("you may take the last discard only to go out, or pass")]
     LastDiscardOnly,
@@ -179,4 +179,12 @@ pub enum DealError {
     Unsupported(String),
     #[error(transparent)]
     Hook(#[from] HookError),
+}
+
+fn stock_exhausted(reserve: usize) -> String {
+    match reserve {
+        0 => "the stock is empty".to_string(),
+        1 => "the stock is down to its last card, which is never drawn".to_string(),
+        n => format!("the stock is down to its last {n} cards, which are never drawn"),
+    }
 }

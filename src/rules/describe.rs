@@ -104,6 +104,17 @@ fn hand_ends(v: &Variant) -> String {
     s
 }
 
+fn reserve_rule(n: u8) -> String {
+    match n {
+        0 => "Rule in force: every card of the stock may be drawn.".to_string(),
+        1 => "Rule in force: the last card of the stock is never drawn.".to_string(),
+        _ => format!(
+            "Rule in force: the last {} of the stock are never drawn.",
+            plural(n, "card")
+        ),
+    }
+}
+
 fn plural(n: u8, word: &str) -> String {
     if n == 1 {
         format!("one {word}")
@@ -182,9 +193,8 @@ fn stock_end(v: &Variant, reshuffle_option: Option<String>) -> String {
     match r.stock_end {
         StockEnd::DeadHand => {
             let mut s = format!(
-                "Rule in force: the last {} of the stock {} never drawn. A discard that leaves {} in the stock, without going out, ends the hand with no score: a draw in a one-hand game, a new deal by the same dealer in a longer one.",
-                plural(n, "card"),
-                if n == 1 { "is" } else { "are" },
+                "{} A discard that leaves {} in the stock, without going out, ends the hand with no score: a draw in a one-hand game, a new deal by the same dealer in a longer one.",
+                reserve_rule(n),
                 plural(n, "card")
             );
             if let Some(o) = reshuffle_option {
@@ -197,9 +207,8 @@ fn stock_end(v: &Variant, reshuffle_option: Option<String>) -> String {
             s
         }
         StockEnd::LastDiscardToGoOut => format!(
-            "Rule in force: the last {} of the stock {} never drawn. Once a draw leaves {}, the next discard may be taken only to go out; if nobody goes out the hand is dead, with no score.",
-            plural(n, "card"),
-            if n == 1 { "is" } else { "are" },
+            "{} Once a draw leaves {}, the next discard may be taken only to go out; if nobody goes out the hand is dead, with no score.",
+            reserve_rule(n),
             plural(n, "card")
         ),
         StockEnd::Reshuffle => format!(
@@ -429,4 +438,34 @@ pub fn rules_table(v: &Variant) -> Vec<RulesRow> {
         row("Match", match_row(v)),
         row("Form", form(v)),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reserve_rule;
+    use crate::engine::IllegalAction;
+
+    #[test]
+    fn a_stock_without_reserve_reads_as_english() {
+        assert_eq!(
+            reserve_rule(0),
+            "Rule in force: every card of the stock may be drawn."
+        );
+        assert_eq!(
+            reserve_rule(1),
+            "Rule in force: the last card of the stock is never drawn."
+        );
+        assert_eq!(
+            reserve_rule(2),
+            "Rule in force: the last two cards of the stock are never drawn."
+        );
+        assert_eq!(
+            IllegalAction::StockExhausted(0).to_string(),
+            "the stock is empty"
+        );
+        assert_eq!(
+            IllegalAction::StockExhausted(2).to_string(),
+            "the stock is down to its last 2 cards, which are never drawn"
+        );
+    }
 }

@@ -379,8 +379,21 @@ impl Catalog {
         self.authored.usage()
     }
 
-    /// The built-in rulesets, embedded in the binary.
+    /// The built-in rulesets, embedded in the binary. Panics when one does not load, which only
+    /// a defective build can cause; the server and the commands use [`Catalog::try_builtin`].
     pub fn builtin() -> Catalog {
+        match Catalog::try_builtin() {
+            Ok(c) => c,
+            Err(errors) => {
+                let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                panic!("a built-in ruleset does not load:\n{}", lines.join("\n"))
+            }
+        }
+    }
+
+    /// The built-in rulesets, or every reason one of them does not load (a defect of this build,
+    /// which a server or command reports at start rather than running without the ruleset).
+    pub fn try_builtin() -> Result<Catalog, Vec<RulesetError>> {
         let mut c = Catalog::empty();
         let scripts: BTreeMap<String, String> = BUILTIN_SCRIPTS
             .iter()
@@ -390,12 +403,8 @@ impl Catalog {
             .iter()
             .map(|(f, y)| ((*f).to_string(), (*y).to_string()))
             .collect();
-        if let Err(errors) = c.add_files(&files, &scripts) {
-            for e in errors {
-                tracing::error!("built-in ruleset does not load: {e}");
-            }
-        }
-        c
+        c.add_files(&files, &scripts)?;
+        Ok(c)
     }
 
     /// The ids of the rulesets, built-ins first.

@@ -2,8 +2,8 @@
 
 use gin_rules::cards::{Card, CardSet, parse_cards, set};
 use gin_rules::engine::{
-    Action, ActionKind, Event, IllegalAction, LayOffCard, NewGame, Outcome, Phase, Source, State,
-    StepError, apply, legal_actions, new_game, step, validate,
+    Action, ActionKind, DealError, Event, IllegalAction, LayOffCard, NewGame, Outcome, Phase,
+    Source, State, StepError, apply, legal_actions, new_game, step, validate,
 };
 use gin_rules::hooks::NoHooks;
 use gin_rules::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
@@ -629,4 +629,28 @@ fn a_failing_hook_at_the_end_of_a_hand_changes_nothing_in_place() {
     apply(&rules, &NoHooks, &mut in_place, &gin_out, &mut events).unwrap();
     assert!(matches!(events[0], Event::WentGin { .. }));
     assert!(matches!(in_place.tables[0].phase, Phase::Over { .. }));
+}
+
+/// A Rust hook is held to the same bounds as a script: a knock limit no hand can reach is refused
+/// at the deal, rather than dealt into a state that `validate` would then reject.
+#[test]
+fn a_hooks_knock_limit_over_any_deadwood_is_refused_at_the_deal() {
+    struct Lax;
+    impl gin_rules::hooks::Hooks for Lax {
+        fn knock_limit(
+            &self,
+            _: &gin_rules::hooks::DealInfo,
+        ) -> Result<Option<u8>, gin_rules::hooks::HookError> {
+            Ok(Some(200))
+        }
+    }
+    let rules = Ruleset::standard();
+    let game = NewGame::seeded(reference(), 1);
+    match new_game(&rules, &Lax, game) {
+        Err(DealError::Hook(e)) => {
+            assert_eq!(e.hook, "knock_limit");
+            assert!(e.message.contains("returned 200"), "{}", e.message);
+        }
+        other => panic!("dealt with knock limit 200: {other:?}"),
+    }
 }
