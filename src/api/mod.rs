@@ -21,6 +21,7 @@ pub mod guard;
 pub mod hands;
 pub mod health;
 pub mod openapi;
+pub mod play;
 pub mod rulesets;
 pub mod seal;
 pub mod seats;
@@ -359,6 +360,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .service(health::healthz)
             .service(health::openapi_json)
             .service(health::docs)
+            .service(play::page)
+            .service(play::script)
+            .service(play::style)
             .default_service(web::to(not_found)),
     );
 }
@@ -375,6 +379,9 @@ const ROUTES: &[(&str, &str)] = &[
     ("/healthz", "GET"),
     ("/openapi.json", "GET"),
     ("/docs", "GET"),
+    (play::ROUTES[0], "GET"),
+    (play::ROUTES[1], "GET"),
+    (play::ROUTES[2], "GET"),
 ];
 
 /// The methods of the routes `path` matches; a route without parameters that matches hides the
