@@ -43,7 +43,10 @@ async fn the_page() -> Vec<(&'static str, String, String)> {
         assert_eq!(status, 200, "{path}");
         assert!(content_type.starts_with(kind), "{path}: {content_type}");
         assert!(csp.contains("default-src 'none'"), "{path}: CSP {csp:?}");
-        assert!(!csp.contains("http") && !csp.contains('*'), "{path}: CSP {csp:?}");
+        assert!(
+            !csp.contains("http") && !csp.contains('*'),
+            "{path}: CSP {csp:?}"
+        );
         files.push((path, content_type, body));
     }
     files
@@ -71,7 +74,11 @@ async fn the_page_references_no_external_url() {
             assert!(!text.contains(quote), "{path} holds {quote}");
         }
         for at in lower.match_indices("url(").map(|(i, _)| i) {
-            assert!(lower[at + 4..].starts_with("data:"), "{path}: {}", &text[at..]);
+            assert!(
+                lower[at + 4..].starts_with("data:"),
+                "{path}: {}",
+                &text[at..]
+            );
         }
     }
 }
@@ -82,8 +89,18 @@ async fn the_page_references_no_external_url() {
 async fn the_script_calls_only_the_public_api() {
     let files = the_page().await;
     let js = &files[1].2;
-    assert_eq!(js.matches("fetch(").count(), 1, "one place talks to the server");
-    for word in ["XMLHttpRequest", "WebSocket", "EventSource", "import(", "sendBeacon"] {
+    assert_eq!(
+        js.matches("fetch(").count(),
+        1,
+        "one place talks to the server"
+    );
+    for word in [
+        "XMLHttpRequest",
+        "WebSocket",
+        "EventSource",
+        "import(",
+        "sendBeacon",
+    ] {
         assert!(!js.contains(word), "the script uses {word}");
     }
     let calls: Vec<&str> = js
@@ -110,8 +127,15 @@ async fn the_script_calls_only_the_public_api() {
 async fn the_page_is_not_in_the_api_document() {
     let doc = gin_rules::api::openapi::document();
     let paths = doc["paths"].as_object().unwrap();
-    assert!(paths.keys().all(|p| !p.starts_with("/play")), "{:?}", paths.keys());
+    assert!(
+        paths.keys().all(|p| !p.starts_with("/play")),
+        "{:?}",
+        paths.keys()
+    );
     let (status, content_type, _, body) = get("/play/nothing").await;
     assert_eq!(status, 404);
-    assert!(content_type.starts_with("application/problem+json"), "{body}");
+    assert!(
+        content_type.starts_with("application/problem+json"),
+        "{body}"
+    );
 }
