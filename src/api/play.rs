@@ -15,6 +15,11 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
     style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; \
     form-action 'none'; frame-ancestors 'none'";
 
+/// Registers the page and its files.
+pub fn register(cfg: &mut actix_web::web::ServiceConfig) {
+    cfg.service(page).service(script).service(style);
+}
+
 /// The routes of the page and its files, for telling 404 from 405.
 pub const ROUTES: [&str; 3] = ["/play", "/play/play.js", "/play/play.css"];
 

@@ -8,13 +8,17 @@ use gin_rules::api::{self, AppState};
 
 /// Status, content type, Content-Security-Policy and body of a GET.
 async fn get(path: &str) -> (u16, String, String, String) {
+    send(test::TestRequest::get().uri(path)).await
+}
+
+async fn send(req: test::TestRequest) -> (u16, String, String, String) {
     let app = test::init_service(
         App::new()
             .app_data(web::Data::new(AppState::builtin()))
             .configure(api::configure),
     )
     .await;
-    let res = test::call_service(&app, test::TestRequest::get().uri(path).to_request()).await;
+    let res = test::call_service(&app, req.to_request()).await;
     let header = |name: &str| {
         res.headers()
             .get(name)
@@ -138,4 +142,15 @@ async fn the_page_is_not_in_the_api_document() {
         content_type.starts_with("application/problem+json"),
         "{body}"
     );
+}
+
+#[actix_web::test]
+async fn another_method_on_the_page_is_405() {
+    let (status, content_type, _, body) = send(test::TestRequest::post().uri("/play")).await;
+    assert_eq!(status, 405, "{body}");
+    assert!(
+        content_type.starts_with("application/problem+json"),
+        "{body}"
+    );
+    assert!(body.contains("use GET"), "{body}");
 }
