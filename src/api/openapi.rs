@@ -559,6 +559,9 @@ fn errors_of(path: &str, method: &str) -> &'static [&'static str] {
             "script-error",
             "unknown-seat",
             "invalid-target",
+            "unknown-level",
+            "no-human-seat",
+            "bot-seat",
             "deck-not-allowed",
             "state-too-large",
             "payload-too-large",
@@ -698,6 +701,18 @@ pub fn example_error(code: &str) -> Option<ApiError> {
         "invalid-target" => ApiError::InvalidTarget(
             "a target of 0 points would end the match before it starts".into(),
         ),
+        "unknown-level" | "no-human-seat" => {
+            let bots = match code {
+                "unknown-level" => [("1", "expert")].as_slice(),
+                _ => &[("0", "basic"), ("1", "strong")],
+            };
+            let bots = bots
+                .iter()
+                .map(|&(s, l)| (s.to_string(), l.to_string()))
+                .collect();
+            return super::bots::parse_bots(Some(&bots), 2).err();
+        }
+        "bot-seat" => super::bots::bot_seat(1),
         "payload-too-large" => ApiError::PayloadTooLarge {
             limit: super::BODY_LIMIT,
         },

@@ -9,6 +9,7 @@ mod api;
 mod authored;
 mod balancer;
 mod bots;
+mod bots_http;
 mod check_cli;
 mod cluster;
 mod docs;
