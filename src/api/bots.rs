@@ -149,14 +149,14 @@ fn advise(
     })?;
     let answer = match bot::decide_for(level, &variant.ruleset, &state, seat) {
         Some(decision) => to_json(&decision),
-        None => Err(not_to_act(&state, seat)),
+        None => Err(not_to_act(seat, &state.to_act())),
     };
     Ok((state.game, answer))
 }
 
-fn not_to_act(state: &State, seat: Seat) -> ApiError {
-    let to_act = state.to_act();
-    let detail = match to_act.as_slice() {
+/// `422 not-your-turn`: `seat` is not among the seats to act, `to_act`.
+pub fn not_to_act(seat: Seat, to_act: &[Seat]) -> ApiError {
+    let detail = match to_act {
         [] => "the match is over: no seat acts, so there is nothing to suggest".to_string(),
         [one] => format!("seat {seat} has nothing to do now: seat {one} is to act"),
         many => format!(

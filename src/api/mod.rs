@@ -22,6 +22,7 @@ pub mod guard;
 pub mod hands;
 pub mod health;
 pub mod openapi;
+pub mod routes;
 pub mod rulesets;
 pub mod seal;
 pub mod seats;
@@ -349,43 +350,18 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     .handler(StatusCode::METHOD_NOT_ALLOWED, as_problem),
             )
             .wrap(actix_web::middleware::from_fn(gate::body_gate))
-            .service(games::create)
-            .service(games::step)
-            .service(games::view)
-            .service(rulesets::list)
-            .service(rulesets::check)
-            // Any other method on the check path: 405, not a ruleset named `check`.
-            .service(web::resource("/v1/rulesets/check").to(not_found))
-            .service(rulesets::get)
-            .service(hands::analyze)
-            .service(health::healthz)
-            .service(health::openapi_json)
-            .service(health::docs)
+            .configure(routes::register)
             .default_service(web::to(not_found)),
     );
 }
-
-/// Every route: its path pattern and method (for telling 404 from 405).
-const ROUTES: &[(&str, &str)] = &[
-    ("/v1/games", "POST"),
-    ("/v1/games/step", "POST"),
-    ("/v1/games/view", "POST"),
-    ("/v1/rulesets", "GET"),
-    ("/v1/rulesets/check", "POST"),
-    ("/v1/rulesets/{id}", "GET"),
-    ("/v1/hands/analyze", "POST"),
-    ("/healthz", "GET"),
-    ("/openapi.json", "GET"),
-    ("/docs", "GET"),
-];
 
 /// The methods of the routes `path` matches; a route without parameters that matches hides the
 /// patterns that would also match (`/v1/rulesets/check` is not the ruleset `check`).
 fn allowed_methods(path: &str) -> Vec<&'static str> {
     let matching = || {
-        ROUTES
-            .iter()
-            .filter(|(pattern, _)| actix_web::dev::ResourceDef::new(*pattern).is_match(path))
+        routes::table().iter().filter(|(pattern, _)| {
+            actix_web::dev::ResourceDef::new(pattern.as_str()).is_match(path)
+        })
     };
     let exact: Vec<&str> = matching()
         .filter(|(pattern, _)| !pattern.contains('{'))

@@ -18,7 +18,9 @@ use crate::engine::{Pile, State};
 use crate::ruleset::Target;
 
 use super::error::{ApiError, ProblemPlace};
-use super::{games, hands, health, rulesets};
+#[cfg(test)]
+use super::games;
+use super::routes::{Route, routes};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -37,22 +39,15 @@ threads: a request that waits too long for one gets `503 server-busy` with `Retr
 and the hooks of one request share one budget of time and operations (`422 script-error` \
 beyond it).\n\n\
 A server started with `--seat-keys` binds play to seats: the deal's answer holds one key per \
-seat (`seats`), `step` and `view` need `Authorization: Bearer <key>` (the `seat_key` scheme), and \
-every answer shows only what the key's seat may see. Without seat keys no key is needed. A \
-server with a replay guard refuses a state older than its game's latest (`409 stale-state`).",
+human seat (`seats`), `step`, `view` and `suggest` need `Authorization: Bearer <key>` (the \
+`seat_key` scheme), and every answer shows only what the key's seat may see. Without seat keys no \
+key is needed. A server with a replay guard refuses a state older than its game's latest (`409 \
+stale-state`).\n\n\
+Opponents: a deal may name `bots` (seat → level `random`, `basic` or `strong`); the server then \
+plays those seats within every request, from their own seat's view, until a human seat must act \
+or the match is over, and `events` include their actions. `POST /v1/games/suggest` answers what a \
+bot of a level would play for the seat to act (a hint, or an opponent a client runs itself).",
         license(name = "MIT OR Apache-2.0"),
-    ),
-    paths(
-        games::create,
-        games::step,
-        games::view,
-        hands::analyze,
-        rulesets::list,
-        rulesets::get,
-        rulesets::check,
-        health::healthz,
-        health::openapi_json,
-        health::docs,
     ),
     components(schemas(State, super::error::Problem)),
     modifiers(&SeatKeyScheme),
@@ -90,12 +85,14 @@ impl Modify for SeatKeyScheme {
 
 /// The document as JSON, complete.
 pub fn document() -> Value {
-    let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or(Value::Null);
+    let routes = routes();
+    let mut doc =
+        serde_json::to_value(with_routes(ApiDoc::openapi(), &routes)).unwrap_or(Value::Null);
     add_examples(&mut doc);
     add_real_examples(&mut doc);
     super::spec_unions::name_variants(&mut doc, &["Action"]);
     super::spec_unions::lift_descriptions(&mut doc);
-    add_error_responses(&mut doc);
+    add_error_responses(&mut doc, &routes);
     // OpenAPI 3.1 names a license by its SPDX expression (generators ask for it).
     doc["info"]["license"]["identifier"] = json!("MIT OR Apache-2.0");
     add_links(&mut doc);
@@ -114,6 +111,9 @@ fn add_real_examples(doc: &mut Value) {
         if let Some(s) = doc.pointer_mut(&format!("/components/schemas/{schema}")) {
             s["examples"] = Value::Array(examples.into_values().collect());
         }
+    }
+    if let Some(s) = doc.pointer_mut("/components/schemas/Decision") {
+        s["examples"] = Value::Array(real.decisions.into_values().collect());
     }
 }
 
@@ -372,7 +372,7 @@ fn examples() -> Vec<(&'static str, Value)> {
         ),
         (
             "NewGameRequest",
-            json!({"ruleset": "straight-gin", "target": "single_hand", "seed": 42}),
+            json!({"ruleset": "straight-gin", "target": "single_hand", "seed": 42, "bots": {"1": "strong"}}),
         ),
         ("RulesetChoice", json!("standard")),
         (
@@ -380,6 +380,10 @@ fn examples() -> Vec<(&'static str, Value)> {
             json!({"state": SEALED_EXAMPLE, "action": action}),
         ),
         ("ViewRequest", json!({"state": SEALED_EXAMPLE, "seat": 1})),
+        (
+            "SuggestRequest",
+            json!({"state": SEALED_EXAMPLE, "seat": 0, "level": "strong"}),
+        ),
     ]
 }
 
@@ -545,98 +549,6 @@ fn bound_integers(v: &mut Value) {
     }
 }
 
-/// Every error code an operation can answer, by path and method.
-fn errors_of(path: &str, method: &str) -> &'static [&'static str] {
-    match (path, method) {
-        ("/v1/games", "post") => &[
-            "invalid-json",
-            "invalid-card",
-            "invalid-deck",
-            "unknown-ruleset",
-            "unknown-option",
-            "incompatible-options",
-            "invalid-ruleset",
-            "script-error",
-            "unknown-seat",
-            "invalid-target",
-            "unknown-level",
-            "no-human-seat",
-            "bot-seat",
-            "deck-not-allowed",
-            "state-too-large",
-            "payload-too-large",
-            "unsupported-media-type",
-            "request-timeout",
-            "server-busy",
-            "internal-error",
-        ],
-        ("/v1/games/step", "post") => &[
-            "invalid-json",
-            "invalid-card",
-            "missing-seat-key",
-            "forbidden-seat",
-            "unknown-ruleset",
-            "invalid-ruleset",
-            "invalid-state",
-            "tampered-state",
-            "stale-state",
-            "illegal-action",
-            "script-error",
-            "payload-too-large",
-            "unsupported-media-type",
-            "request-timeout",
-            "internal-error",
-            "replay-guard-unavailable",
-            "server-busy",
-        ],
-        ("/v1/games/view", "post") => &[
-            "invalid-json",
-            "missing-seat-key",
-            "forbidden-seat",
-            "unknown-ruleset",
-            "invalid-ruleset",
-            "invalid-state",
-            "tampered-state",
-            "stale-state",
-            "unknown-seat",
-            "payload-too-large",
-            "unsupported-media-type",
-            "request-timeout",
-            "replay-guard-unavailable",
-            "server-busy",
-        ],
-        ("/v1/hands/analyze", "post") => &[
-            "invalid-json",
-            "invalid-card",
-            "invalid-hand",
-            "unknown-ruleset",
-            "unknown-option",
-            "incompatible-options",
-            "payload-too-large",
-            "unsupported-media-type",
-            "request-timeout",
-            "server-busy",
-        ],
-        ("/v1/rulesets/{id}", "get") => &[
-            "unknown-ruleset",
-            "unknown-option",
-            "incompatible-options",
-            "server-busy",
-        ],
-        ("/v1/rulesets/check", "post") => &[
-            "invalid-json",
-            "invalid-ruleset",
-            "unknown-option",
-            "incompatible-options",
-            "payload-too-large",
-            "unsupported-media-type",
-            "request-timeout",
-            "server-busy",
-        ],
-        _ => &[],
-    }
-}
-
 /// A typical error of each code, as documented.
 pub fn example_error(code: &str) -> Option<ApiError> {
     let place = |path: &str, line, column, message: &str| ProblemPlace {
@@ -713,6 +625,7 @@ pub fn example_error(code: &str) -> Option<ApiError> {
             return super::bots::parse_bots(Some(&bots), 2).err();
         }
         "bot-seat" => super::bots::bot_seat(1),
+        "not-your-turn" => super::bots::not_to_act(1, &[0]),
         "payload-too-large" => ApiError::PayloadTooLarge {
             limit: super::BODY_LIMIT,
         },
@@ -753,19 +666,34 @@ pub fn example_error(code: &str) -> Option<ApiError> {
     })
 }
 
-fn add_error_responses(doc: &mut Value) {
-    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
-        return;
-    };
-    for (path, item) in paths.iter_mut() {
-        let Some(item) = item.as_object_mut() else {
+/// The operations of the routes, at their paths, with the schemas they name.
+fn with_routes(mut api: utoipa::openapi::OpenApi, routes: &[Route]) -> utoipa::openapi::OpenApi {
+    let mut schemas = Vec::new();
+    for route in routes {
+        api.paths
+            .add_path_operation(&route.path, vec![route.method.clone()], route.operation());
+        route.schemas(&mut schemas);
+    }
+    let components = api.components.get_or_insert_with(Default::default);
+    for (name, schema) in schemas {
+        components.schemas.entry(name).or_insert(schema);
+    }
+    api
+}
+
+/// Each route's error responses, from [`Route::errors`], by status.
+fn add_error_responses(doc: &mut Value, routes: &[Route]) {
+    for route in routes {
+        let pointer = format!(
+            "/paths/{}/{}/responses",
+            route.path.replace('~', "~0").replace('/', "~1"),
+            route.method_key()
+        );
+        let codes = &route.errors;
+        let Some(responses) = doc.pointer_mut(&pointer).and_then(Value::as_object_mut) else {
             continue;
         };
-        for (method, op) in item.iter_mut() {
-            let codes = errors_of(path, method);
-            let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
-                continue;
-            };
+        {
             let mut by_status: Vec<(u16, Vec<ApiError>)> = Vec::new();
             for error in codes.iter().filter_map(|c| example_error(c)) {
                 use actix_web::ResponseError;
@@ -838,6 +766,9 @@ mod tests {
                 "Event" => serde_json::from_value::<crate::engine::Event>(ex).is_ok(),
                 "Phase" => serde_json::from_value::<crate::engine::Phase>(ex).is_ok(),
                 "NewGameRequest" => serde_json::from_value::<games::NewGameRequest>(ex).is_ok(),
+                "SuggestRequest" => {
+                    serde_json::from_value::<crate::api::bots::SuggestRequest>(ex).is_ok()
+                }
                 _ => true,
             };
             assert!(ok, "the example of {name} does not parse");
@@ -912,15 +843,8 @@ mod tests {
 
     #[test]
     fn every_documented_error_has_an_example() {
-        for path in [
-            ("/v1/games", "post"),
-            ("/v1/games/step", "post"),
-            ("/v1/games/view", "post"),
-            ("/v1/hands/analyze", "post"),
-            ("/v1/rulesets/{id}", "get"),
-            ("/v1/rulesets/check", "post"),
-        ] {
-            for code in errors_of(path.0, path.1) {
+        for route in routes() {
+            for code in &route.errors {
                 let e = example_error(code).unwrap_or_else(|| panic!("no example of {code}"));
                 assert_eq!(e.code(), *code);
             }

@@ -88,7 +88,9 @@ impl FromStr for Level {
 /// What a bot plays, and why in a sentence a player understands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Decision {
+    /// The action, one of the seat's legal actions, accepted verbatim by `POST /v1/games/step`.
     pub action: Action,
+    /// Why the bot plays it, in a sentence a player understands.
     pub why: String,
 }
 

@@ -25,3 +25,4 @@ mod seats;
 mod snapshots;
 mod solver;
 mod state_checks;
+mod suggest;
