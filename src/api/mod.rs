@@ -22,6 +22,7 @@ pub mod guard;
 pub mod hands;
 pub mod health;
 pub mod openapi;
+pub mod play;
 pub mod routes;
 pub mod rulesets;
 pub mod seal;
@@ -351,6 +352,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             )
             .wrap(actix_web::middleware::from_fn(gate::body_gate))
             .configure(routes::register)
+            .configure(play::register)
             .default_service(web::to(not_found)),
     );
 }
@@ -359,16 +361,19 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 /// patterns that would also match (`/v1/rulesets/check` is not the ruleset `check`).
 fn allowed_methods(path: &str) -> Vec<&'static str> {
     let matching = || {
-        routes::table().iter().filter(|(pattern, _)| {
-            actix_web::dev::ResourceDef::new(pattern.as_str()).is_match(path)
-        })
+        let page = play::ROUTES.iter().map(|p| (*p, "GET"));
+        routes::table()
+            .iter()
+            .map(|(p, m)| (p.as_str(), *m))
+            .chain(page)
+            .filter(|(pattern, _)| actix_web::dev::ResourceDef::new(*pattern).is_match(path))
     };
     let exact: Vec<&str> = matching()
         .filter(|(pattern, _)| !pattern.contains('{'))
-        .map(|&(_, method)| method)
+        .map(|(_, method)| method)
         .collect();
     if exact.is_empty() {
-        matching().map(|&(_, method)| method).collect()
+        matching().map(|(_, method)| method).collect()
     } else {
         exact
     }

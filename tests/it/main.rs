@@ -19,6 +19,7 @@ mod forms;
 mod fuzz_rules;
 mod fuzz_states;
 mod gate;
+mod play_page;
 mod rules;
 mod rules_engine;
 mod seats;
