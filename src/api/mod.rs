@@ -21,6 +21,7 @@ pub mod guard;
 pub mod hands;
 pub mod health;
 pub mod openapi;
+pub mod pool;
 pub mod rulesets;
 pub mod seal;
 pub mod seats;
@@ -30,7 +31,7 @@ pub mod snapshot;
 mod spec_examples;
 mod spec_unions;
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use actix_web::dev::ServiceResponse;
 use actix_web::http::StatusCode;
@@ -380,13 +381,9 @@ const ROUTES: &[(&str, &str)] = &[
 /// The methods of the routes `path` matches; a route without parameters that matches hides the
 /// patterns that would also match (`/v1/rulesets/check` is not the ruleset `check`).
 fn allowed_methods(path: &str) -> Vec<&'static str> {
-    let matching = || {
-        ROUTES
-            .iter()
-            .filter(|(pattern, _)| actix_web::dev::ResourceDef::new(*pattern).is_match(path))
-    };
+    let matching = || ROUTE_DEFS.iter().filter(|(def, _)| def.is_match(path));
     let exact: Vec<&str> = matching()
-        .filter(|(pattern, _)| !pattern.contains('{'))
+        .filter(|(def, _)| def.pattern().is_some_and(|p| !p.contains('{')))
         .map(|&(_, method)| method)
         .collect();
     if exact.is_empty() {
@@ -395,6 +392,18 @@ fn allowed_methods(path: &str) -> Vec<&'static str> {
         exact
     }
 }
+
+/// [`ROUTES`] as matchers, built once: the body gate asks on every `POST`, and building the
+/// matcher of a pattern with a parameter compiles a regular expression (thousands of small
+/// allocations per request, which also fragmented the heap until the server's memory kept
+/// growing under load).
+static ROUTE_DEFS: LazyLock<Vec<(actix_web::dev::ResourceDef, &'static str)>> =
+    LazyLock::new(|| {
+        ROUTES
+            .iter()
+            .map(|&(pattern, method)| (actix_web::dev::ResourceDef::new(pattern), method))
+            .collect()
+    });
 
 async fn not_found(req: HttpRequest) -> actix_web::HttpResponse {
     let path = req.path();
