@@ -91,8 +91,6 @@ pub struct ViewRequest {
 /// Deals a new game. With seat keys the answer also holds each seat's key (`seats`), the seed is
 /// mixed with the server's secret and explicit decks are refused.
 #[utoipa::path(
-    post,
-    path = "/v1/games",
     tag = "games",
     request_body = NewGameRequest,
     responses((status = 201, description = "The game is dealt", body = Snapshot))
@@ -187,8 +185,6 @@ fn deal(app: &AppState, req: NewGameRequest) -> Result<Vec<u8>, ApiError> {
 /// Applies one action. With seat keys, the key of the action's seat is needed and the answer is
 /// that seat's; under a replay guard, a state older than the game's latest is refused.
 #[utoipa::path(
-    post,
-    path = "/v1/games/step",
     tag = "games",
     request_body = StepRequest,
     responses((status = 200, description = "The game after the action", body = Snapshot)),
@@ -254,8 +250,6 @@ fn apply(app: &AppState, key: Option<&str>, body: StepRequest) -> Result<Applied
 
 /// What one seat may see. With seat keys, the key of that seat is needed.
 #[utoipa::path(
-    post,
-    path = "/v1/games/view",
     tag = "games",
     request_body = ViewRequest,
     responses((status = 200, description = "That seat's view", body = SeatView)),

@@ -36,8 +36,6 @@ fn standard() -> String {
 
 /// Least deadwood, one best arrangement, and (for 11 cards) every best discard.
 #[utoipa::path(
-    post,
-    path = "/v1/hands/analyze",
     tag = "hands",
     request_body = AnalyzeRequest,
     responses((status = 200, description = "The analysis", body = HandAnalysis))

@@ -18,8 +18,6 @@ pub struct Health {
 
 /// Whether the server answers.
 #[utoipa::path(
-    get,
-    path = "/healthz",
     tag = "service",
     responses((status = 200, description = "The server is up", body = Health))
 )]
@@ -30,8 +28,6 @@ pub async fn healthz() -> HttpResponse {
 
 /// This OpenAPI 3.1 document (identical to the committed `openapi/openapi.json`).
 #[utoipa::path(
-    get,
-    path = "/openapi.json",
     tag = "service",
     responses((status = 200, description = "The OpenAPI document", content_type = "application/json"))
 )]
@@ -45,8 +41,6 @@ pub async fn openapi_json() -> HttpResponse {
 /// The API reference for a person: a self-contained page that renders `/openapi.json` (no
 /// internet access needed).
 #[utoipa::path(
-    get,
-    path = "/docs",
     tag = "service",
     responses((status = 200, description = "An HTML page", content_type = "text/html"))
 )]

@@ -18,7 +18,9 @@ use crate::engine::{Pile, State};
 use crate::ruleset::Target;
 
 use super::error::{ApiError, ProblemPlace};
-use super::{games, hands, health, rulesets};
+#[cfg(test)]
+use super::games;
+use super::routes::{Route, routes};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -41,18 +43,6 @@ seat (`seats`), `step` and `view` need `Authorization: Bearer <key>` (the `seat_
 every answer shows only what the key's seat may see. Without seat keys no key is needed. A \
 server with a replay guard refuses a state older than its game's latest (`409 stale-state`).",
         license(name = "MIT OR Apache-2.0"),
-    ),
-    paths(
-        games::create,
-        games::step,
-        games::view,
-        hands::analyze,
-        rulesets::list,
-        rulesets::get,
-        rulesets::check,
-        health::healthz,
-        health::openapi_json,
-        health::docs,
     ),
     components(schemas(State, super::error::Problem)),
     modifiers(&SeatKeyScheme),
@@ -90,12 +80,14 @@ impl Modify for SeatKeyScheme {
 
 /// The document as JSON, complete.
 pub fn document() -> Value {
-    let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or(Value::Null);
+    let routes = routes();
+    let mut doc =
+        serde_json::to_value(with_routes(ApiDoc::openapi(), &routes)).unwrap_or(Value::Null);
     add_examples(&mut doc);
     add_real_examples(&mut doc);
     super::spec_unions::name_variants(&mut doc, &["Action"]);
     super::spec_unions::lift_descriptions(&mut doc);
-    add_error_responses(&mut doc);
+    add_error_responses(&mut doc, &routes);
     // OpenAPI 3.1 names a license by its SPDX expression (generators ask for it).
     doc["info"]["license"]["identifier"] = json!("MIT OR Apache-2.0");
     add_links(&mut doc);
@@ -545,95 +537,6 @@ fn bound_integers(v: &mut Value) {
     }
 }
 
-/// Every error code an operation can answer, by path and method.
-fn errors_of(path: &str, method: &str) -> &'static [&'static str] {
-    match (path, method) {
-        ("/v1/games", "post") => &[
-            "invalid-json",
-            "invalid-card",
-            "invalid-deck",
-            "unknown-ruleset",
-            "unknown-option",
-            "incompatible-options",
-            "invalid-ruleset",
-            "script-error",
-            "unknown-seat",
-            "invalid-target",
-            "deck-not-allowed",
-            "state-too-large",
-            "payload-too-large",
-            "unsupported-media-type",
-            "request-timeout",
-            "server-busy",
-            "internal-error",
-        ],
-        ("/v1/games/step", "post") => &[
-            "invalid-json",
-            "invalid-card",
-            "missing-seat-key",
-            "forbidden-seat",
-            "unknown-ruleset",
-            "invalid-ruleset",
-            "invalid-state",
-            "tampered-state",
-            "stale-state",
-            "illegal-action",
-            "script-error",
-            "payload-too-large",
-            "unsupported-media-type",
-            "request-timeout",
-            "internal-error",
-            "replay-guard-unavailable",
-            "server-busy",
-        ],
-        ("/v1/games/view", "post") => &[
-            "invalid-json",
-            "missing-seat-key",
-            "forbidden-seat",
-            "unknown-ruleset",
-            "invalid-ruleset",
-            "invalid-state",
-            "tampered-state",
-            "stale-state",
-            "unknown-seat",
-            "payload-too-large",
-            "unsupported-media-type",
-            "request-timeout",
-            "replay-guard-unavailable",
-            "server-busy",
-        ],
-        ("/v1/hands/analyze", "post") => &[
-            "invalid-json",
-            "invalid-card",
-            "invalid-hand",
-            "unknown-ruleset",
-            "unknown-option",
-            "incompatible-options",
-            "payload-too-large",
-            "unsupported-media-type",
-            "request-timeout",
-            "server-busy",
-        ],
-        ("/v1/rulesets/{id}", "get") => &[
-            "unknown-ruleset",
-            "unknown-option",
-            "incompatible-options",
-            "server-busy",
-        ],
-        ("/v1/rulesets/check", "post") => &[
-            "invalid-json",
-            "invalid-ruleset",
-            "unknown-option",
-            "incompatible-options",
-            "payload-too-large",
-            "unsupported-media-type",
-            "request-timeout",
-            "server-busy",
-        ],
-        _ => &[],
-    }
-}
-
 /// A typical error of each code, as documented.
 pub fn example_error(code: &str) -> Option<ApiError> {
     let place = |path: &str, line, column, message: &str| ProblemPlace {
@@ -738,19 +641,34 @@ pub fn example_error(code: &str) -> Option<ApiError> {
     })
 }
 
-fn add_error_responses(doc: &mut Value) {
-    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
-        return;
-    };
-    for (path, item) in paths.iter_mut() {
-        let Some(item) = item.as_object_mut() else {
+/// The operations of the routes, at their paths, with the schemas they name.
+fn with_routes(mut api: utoipa::openapi::OpenApi, routes: &[Route]) -> utoipa::openapi::OpenApi {
+    let mut schemas = Vec::new();
+    for route in routes {
+        api.paths
+            .add_path_operation(&route.path, vec![route.method.clone()], route.operation());
+        route.schemas(&mut schemas);
+    }
+    let components = api.components.get_or_insert_with(Default::default);
+    for (name, schema) in schemas {
+        components.schemas.entry(name).or_insert(schema);
+    }
+    api
+}
+
+/// Each route's error responses, from [`Route::errors`], by status.
+fn add_error_responses(doc: &mut Value, routes: &[Route]) {
+    for route in routes {
+        let pointer = format!(
+            "/paths/{}/{}/responses",
+            route.path.replace('~', "~0").replace('/', "~1"),
+            route.method_key()
+        );
+        let codes = &route.errors;
+        let Some(responses) = doc.pointer_mut(&pointer).and_then(Value::as_object_mut) else {
             continue;
         };
-        for (method, op) in item.iter_mut() {
-            let codes = errors_of(path, method);
-            let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
-                continue;
-            };
+        {
             let mut by_status: Vec<(u16, Vec<ApiError>)> = Vec::new();
             for error in codes.iter().filter_map(|c| example_error(c)) {
                 use actix_web::ResponseError;
@@ -897,15 +815,8 @@ mod tests {
 
     #[test]
     fn every_documented_error_has_an_example() {
-        for path in [
-            ("/v1/games", "post"),
-            ("/v1/games/step", "post"),
-            ("/v1/games/view", "post"),
-            ("/v1/hands/analyze", "post"),
-            ("/v1/rulesets/{id}", "get"),
-            ("/v1/rulesets/check", "post"),
-        ] {
-            for code in errors_of(path.0, path.1) {
+        for route in routes() {
+            for code in &route.errors {
                 let e = example_error(code).unwrap_or_else(|| panic!("no example of {code}"));
                 assert_eq!(e.code(), *code);
             }

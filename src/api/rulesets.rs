@@ -80,8 +80,6 @@ pub struct OptionsQuery {
 
 /// The rulesets this server plays.
 #[utoipa::path(
-    get,
-    path = "/v1/rulesets",
     tag = "rulesets",
     responses((status = 200, description = "Every ruleset, built-in and added", body = [RulesetInfo]))
 )]
@@ -92,8 +90,6 @@ pub async fn list(app: web::Data<AppState>) -> HttpResponse {
 
 /// One ruleset, resolved, with its rules table.
 #[utoipa::path(
-    get,
-    path = "/v1/rulesets/{id}",
     tag = "rulesets",
     params(("id" = String, Path, description = "A ruleset id", example = "standard"), OptionsQuery),
     responses((status = 200, description = "The resolved ruleset", body = RulesetDetail))
@@ -127,8 +123,6 @@ pub async fn get(
 
 /// Checks an authored ruleset without dealing a game.
 #[utoipa::path(
-    post,
-    path = "/v1/rulesets/check",
     tag = "rulesets",
     request_body = CheckRequest,
     responses((status = 200, description = "The ruleset loads: resolved, with its rules table", body = RulesetDetail))

@@ -65,7 +65,10 @@ where
     S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
     B: MessageBody,
 {
+    /// Sends `req`; a problem answered must be documented for that route and status.
     pub async fn send(&self, req: Request) -> Answer {
+        let method = req.method().as_str().to_ascii_lowercase();
+        let path = req.path().to_string();
         let res = test::call_service(&self.app, req).await;
         let status = res.status().as_u16();
         let content_type = res
@@ -77,6 +80,11 @@ where
         let bytes = test::read_body(res).await;
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        if let Some(code) = body["type"].as_str()
+            && content_type == "application/problem+json"
+        {
+            assert_documented(&method, &path, status, code);
+        }
         Answer {
             status,
             content_type,
@@ -126,6 +134,44 @@ where
             .await;
         assert_eq!(status, 200, "{action} refused: {next}");
         next
+    }
+}
+
+/// Fails unless the OpenAPI document lists `code` among the `status` answers of the operation
+/// at `method` `path`; `not-found` and `method-not-allowed`, which any path may answer, only where
+/// no route has that path and method.
+pub fn assert_documented(method: &str, path: &str, status: u16, code: &str) {
+    static DOC: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    let doc = DOC.get_or_init(api::openapi::document);
+    let paths = doc["paths"].as_object().expect("paths");
+    let matching: Vec<&String> = paths
+        .keys()
+        .filter(|t| actix_web::dev::ResourceDef::new(t.as_str()).is_match(path))
+        .collect();
+    let exact: Vec<&String> = matching
+        .iter()
+        .copied()
+        .filter(|t| !t.contains('{'))
+        .collect();
+    let templates = if exact.is_empty() { matching } else { exact };
+    let operation = templates
+        .iter()
+        .map(|t| &paths[t.as_str()][method])
+        .find(|op| op.is_object());
+    match (operation, code) {
+        (None, "not-found" | "method-not-allowed") => {}
+        (None, _) => panic!("{code} answered on {method} {path}, which is no operation"),
+        (Some(_), "not-found" | "method-not-allowed") => {
+            panic!("{code} answered on {method} {path}, which is an operation")
+        }
+        (Some(op), _) => {
+            let examples = &op["responses"][status.to_string()]["content"]["application/problem+json"]
+                ["examples"];
+            assert!(
+                examples[code].is_object(),
+                "{method} {path} answered {status} {code}, which its documentation does not list"
+            );
+        }
     }
 }
 
