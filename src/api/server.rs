@@ -59,7 +59,7 @@ pub struct ServeArgs {
     /// How long a request waits for an engine thread before `503 server-busy` [default: 2s]
     #[arg(long, value_name = "DURATION")]
     pub engine_wait: Option<String>,
-    /// Time the hooks of one request may take together, e.g. 250ms [default: 250ms]
+    /// CPU time the hooks of one request may use together, e.g. 250ms [default: 250ms]
     #[arg(long, value_name = "DURATION")]
     pub script_budget: Option<String>,
     /// How long a request body may take to arrive after its headers (`408 request-timeout`)

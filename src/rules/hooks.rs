@@ -35,7 +35,9 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, LazyLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use super::cpu_clock;
 
 use rhai::packages::{
     ArithmeticPackage, BasicArrayPackage, BasicIteratorPackage, BasicMapPackage, BasicMathPackage,
@@ -68,7 +70,7 @@ pub const MAX_ARRAY: usize = 1_024;
 pub const MAX_MAP: usize = 256;
 /// Longest script source.
 pub const MAX_SCRIPT_BYTES: usize = 64 * 1024;
-/// Wall-clock time one hook call may take outside a [`with_budget`] (the command line).
+/// CPU time one hook call may take outside a [`with_budget`] (the command line).
 pub const MAX_CALL_TIME: Duration = Duration::from_millis(250);
 /// The longest `print` or `debug` line logged; the rest is cut.
 pub const MAX_PRINT_CHARS: usize = 200;
@@ -133,7 +135,7 @@ impl fmt::Display for HookPoint {
 /// [`with_budget`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
-    /// Wall-clock time all the calls together may take.
+    /// CPU time of the thread that all the calls together may use.
     pub time: Duration,
     /// Operations all the calls together may run (each call also stops at [`MAX_OPERATIONS`]).
     pub operations: u64,
@@ -152,7 +154,8 @@ impl Default for Budget {
 #[derive(Clone, Copy, Debug)]
 struct Spending {
     budget: Budget,
-    deadline: Instant,
+    /// The thread's CPU time ([`cpu_clock`]) at which the budget is spent.
+    deadline: Duration,
     operations_left: u64,
 }
 
@@ -164,7 +167,7 @@ thread_local! {
     /// The budget of the calls on this thread; `None`: each call has its own limits.
     static SPENDING: Cell<Option<Spending>> = const { Cell::new(None) };
     /// The running call's deadline and the operations it may run.
-    static CALL_LIMIT: Cell<Option<(Instant, u64)>> = const { Cell::new(None) };
+    static CALL_LIMIT: Cell<Option<(Duration, u64)>> = const { Cell::new(None) };
     /// Operations the running call has run so far.
     static CALL_OPERATIONS: Cell<u64> = const { Cell::new(0) };
     static PRINT_LINES_LEFT: Cell<u32> = const { Cell::new(MAX_PRINT_LINES) };
@@ -185,7 +188,7 @@ pub fn with_budget<R>(budget: Budget, run: impl FnOnce() -> R) -> R {
     let before = SPENDING.with(|s| {
         s.replace(Some(Spending {
             budget,
-            deadline: Instant::now() + budget.time,
+            deadline: cpu_clock::now() + budget.time,
             operations_left: budget.operations,
         }))
     });
@@ -248,7 +251,7 @@ fn sandbox() -> Engine {
         if ops > allowed {
             return Some(Dynamic::from(OUT_OF_OPERATIONS));
         }
-        if ops % 16 == 0 && Instant::now() > deadline {
+        if ops % 64 == 0 && cpu_clock::now() > deadline {
             return Some(Dynamic::from(OUT_OF_TIME));
         }
         None
@@ -840,7 +843,7 @@ impl ScriptHooks {
         let spending = SPENDING.with(Cell::get);
         let (deadline, allowed) = match spending {
             Some(s) => {
-                if s.operations_left == 0 || Instant::now() > s.deadline {
+                if s.operations_left == 0 || cpu_clock::now() > s.deadline {
                     return Some(Err(hook_error(
                         point,
                         format!("{}: {}", b.script.name, budget_spent(s.budget)),
@@ -850,7 +853,7 @@ impl ScriptHooks {
             }
             None => {
                 PRINT_LINES_LEFT.with(|p| p.set(MAX_PRINT_LINES));
-                (Instant::now() + MAX_CALL_TIME, MAX_OPERATIONS)
+                (cpu_clock::now() + MAX_CALL_TIME, MAX_OPERATIONS)
             }
         };
         let run = || {

@@ -21,6 +21,7 @@
 
 mod cache;
 pub mod contexts;
+mod cpu_clock;
 mod describe;
 pub mod hooks;
 pub mod limits;
