@@ -14,6 +14,7 @@
 //! # }
 //! ```
 
+pub mod bots;
 pub mod error;
 pub mod games;
 pub mod gate;
@@ -21,6 +22,8 @@ pub mod guard;
 pub mod hands;
 pub mod health;
 pub mod openapi;
+pub mod play;
+pub mod pool;
 pub mod routes;
 pub mod rulesets;
 pub mod seal;
@@ -31,7 +34,7 @@ pub mod snapshot;
 mod spec_examples;
 mod spec_unions;
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use actix_web::dev::ServiceResponse;
 use actix_web::http::StatusCode;
@@ -161,13 +164,14 @@ impl AppState {
         Ok(())
     }
 
-    /// Records an accepted step from `from`, atomically: `409 stale-state` when the game has
-    /// moved on meanwhile (the step is then not to be answered).
-    pub async fn record_step(&self, from: GameRef) -> Result<(), ApiError> {
+    /// Records an accepted step from `from` that left the game at `to` (after the bots' actions
+    /// too), atomically: `409 stale-state` when the game has moved on meanwhile (the step is then
+    /// not to be answered).
+    pub async fn record_step(&self, from: GameRef, to: GameRef) -> Result<(), ApiError> {
         let Some(guard) = &self.guard else {
             return Ok(());
         };
-        if guard.advance(from).await.map_err(guard_down)? {
+        if guard.advance(from, to.moves).await.map_err(guard_down)? {
             Ok(())
         } else {
             Err(stale(from))
@@ -349,6 +353,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             )
             .wrap(actix_web::middleware::from_fn(gate::body_gate))
             .configure(routes::register)
+            .configure(play::register)
             .default_service(web::to(not_found)),
     );
 }
@@ -356,13 +361,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 /// The methods of the routes `path` matches; a route without parameters that matches hides the
 /// patterns that would also match (`/v1/rulesets/check` is not the ruleset `check`).
 fn allowed_methods(path: &str) -> Vec<&'static str> {
-    let matching = || {
-        routes::table().iter().filter(|(pattern, _)| {
-            actix_web::dev::ResourceDef::new(pattern.as_str()).is_match(path)
-        })
-    };
+    let matching = || ROUTE_DEFS.iter().filter(|(def, _)| def.is_match(path));
     let exact: Vec<&str> = matching()
-        .filter(|(pattern, _)| !pattern.contains('{'))
+        .filter(|(def, _)| def.pattern().is_some_and(|p| !p.contains('{')))
         .map(|&(_, method)| method)
         .collect();
     if exact.is_empty() {
@@ -371,6 +372,21 @@ fn allowed_methods(path: &str) -> Vec<&'static str> {
         exact
     }
 }
+
+/// The [`routes::table`] and the pages of [`play::ROUTES`] as matchers, built once: the body
+/// gate asks on every `POST`, and actix-router compiles a regular expression for a pattern with a
+/// parameter and leaks its parameter names on purpose each time it builds a matcher (the server's
+/// memory grew by about 40 bytes a request when they were built per request).
+static ROUTE_DEFS: LazyLock<Vec<(actix_web::dev::ResourceDef, &'static str)>> =
+    LazyLock::new(|| {
+        let pages = play::ROUTES.iter().map(|p| (*p, "GET"));
+        routes::table()
+            .iter()
+            .map(|(p, m)| (p.as_str(), *m))
+            .chain(pages)
+            .map(|(pattern, method)| (actix_web::dev::ResourceDef::new(pattern), method))
+            .collect()
+    });
 
 async fn not_found(req: HttpRequest) -> actix_web::HttpResponse {
     let path = req.path();

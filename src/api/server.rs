@@ -332,7 +332,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         replay_guard = replay_guard.as_deref().unwrap_or("none"),
         engine_threads = limits.engine_threads,
         script_budget_ms = limits.script_budget.time.as_millis() as u64,
-        "gin-rules listening on http://{addr} (docs at /docs)"
+        "gin-rules listening on http://{addr} (play at /play, docs at /docs)"
     );
     actix_web::rt::System::new()
         .block_on(server.run())

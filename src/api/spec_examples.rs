@@ -1,5 +1,6 @@
-//! Examples of every action and event for the OpenAPI document, taken from real games of the
-//! built-in rulesets (seeded, so the document is the same at every build), never written by hand.
+//! Examples of every action and event, and of the bots' decisions, for the OpenAPI document, taken
+//! from real games of the built-in rulesets (seeded, so the document is the same at every build),
+//! never written by hand.
 
 use std::collections::BTreeMap;
 
@@ -7,7 +8,9 @@ use serde_json::{Value, json};
 
 use super::secrets::Secrets;
 use super::{ApiError, AppState, games, hands, health, rulesets};
-use crate::engine::{GameId, NewGame};
+use crate::bot::{Level, decide_for};
+use crate::engine::GameId;
+use crate::engine::{NewGame, apply, new_game};
 use crate::rules::Catalog;
 use crate::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
 use crate::sample;
@@ -20,6 +23,8 @@ pub struct Examples {
     /// States and views of the first games, by schema name: where the nested schemas find
     /// their examples.
     pub values: Vec<(&'static str, Value)>,
+    /// What the `strong` bot plays, one decision per kind of action.
+    pub decisions: BTreeMap<String, Value>,
 }
 
 /// The games the examples come from: enough forms for every event and phase to occur (the last
@@ -48,6 +53,7 @@ pub fn collect() -> Examples {
         events: BTreeMap::new(),
         phases: BTreeMap::new(),
         values: Vec::new(),
+        decisions: BTreeMap::new(),
     };
     for (id, options, target, stock_end) in GAMES {
         let reference = RulesetRef {
@@ -100,7 +106,44 @@ pub fn collect() -> Examples {
             );
         }
     }
+    record_decisions(&catalog, &mut out);
     out
+}
+
+/// Hands of Standard where the `strong` bot plays every seat, its decisions kept by kind of action.
+fn record_decisions(catalog: &Catalog, out: &mut Examples) {
+    let reference = RulesetRef {
+        id: "standard".into(),
+        options: Vec::new(),
+        authored: None,
+    };
+    let Ok(variant) = catalog.resolve(&reference) else {
+        return;
+    };
+    let (rules, hooks) = (&variant.ruleset, variant.hooks.as_ref());
+    for seed in 0..20 {
+        let mut game = NewGame::seeded(reference.clone(), seed);
+        game.target = Some(Target::SingleHand);
+        let Ok(dealt) = new_game(rules, hooks, game) else {
+            continue;
+        };
+        let mut state = dealt.state;
+        let mut events = Vec::new();
+        while !state.is_between_hands() {
+            let Some(&seat) = state.to_act().first() else {
+                break;
+            };
+            let Some(decision) = decide_for(Level::Strong, rules, &state, seat) else {
+                break;
+            };
+            out.decisions
+                .entry(decision.action.type_name().to_string())
+                .or_insert_with(|| serde_json::to_value(&decision).unwrap_or(Value::Null));
+            if apply(rules, hooks, &mut state, &decision.action, &mut events).is_err() {
+                break;
+            }
+        }
+    }
 }
 
 fn record_events(out: &mut Examples, events: &[crate::engine::Event]) {
@@ -149,8 +192,14 @@ pub fn exchanges() -> Result<Vec<Exchange>, ApiError> {
         "target": "single_hand",
         "seed": 7
     });
+    let with_bot = json!({
+        "ruleset": "straight-gin",
+        "target": "single_hand",
+        "seed": 42,
+        "bots": {"1": "strong"}
+    });
     let mut dealt = Value::Null;
-    for request in [deal_request, authored_request] {
+    for request in [deal_request, authored_request, with_bot] {
         let answer = answer(games::deal(&app, parse(&request)?, EXAMPLE_GAME)?)?;
         if dealt.is_null() {
             dealt = answer.clone();
@@ -183,6 +232,15 @@ pub fn exchanges() -> Result<Vec<Exchange>, ApiError> {
         view_request,
         "SeatView",
         seen,
+    ));
+    let suggest_request =
+        json!({"state": dealt["state"], "seat": dealt["to_act"][0], "level": "strong"});
+    let (_, decision) = super::bots::advise(&app, None, parse(&suggest_request)?)?;
+    out.push(exchange(
+        Some("SuggestRequest"),
+        suggest_request,
+        "Decision",
+        answer(decision?)?,
     ));
     let analyze_request = json!({"cards": cards, "ruleset": "standard"});
     let analysis = answer(hands::analysis(&app, parse(&analyze_request)?)?)?;
@@ -239,7 +297,7 @@ pub fn exchanges() -> Result<Vec<Exchange>, ApiError> {
     // Seat keys as a server with this (published, so never to be used) secret issues them.
     if let Ok(secrets) = Secrets::parse(b"the example secret of the API document, never a real one")
     {
-        let keys = super::SeatKeys::new(std::sync::Arc::new(secrets)).issue(EXAMPLE_GAME, 2);
+        let keys = super::SeatKeys::new(std::sync::Arc::new(secrets)).issue(EXAMPLE_GAME, &[0, 1]);
         for key in keys {
             out.push(exchange(None, Value::Null, "SeatKey", to_value(&key)));
         }

@@ -1,0 +1,811 @@
+// The table in the browser: a client of the public HTTP API (v1/...) like any other frontend.
+// No rule lives here: legality, melds, deadwood and scores all come from the server's answers.
+"use strict";
+
+const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
+const RANKS = "A23456789TJQK";
+const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
+const OUTCOMES = { gin: "gin", big_gin: "big gin", knock: "a knock", undercut: "an undercut", dead: "a dead hand" };
+
+const $ = (id) => document.getElementById(id);
+
+// What the page holds: the rulesets offered, and the game as of the server's last answer.
+const G = {
+  rulesets: [],
+  seat: 0,          // the seat this page plays
+  seats: 2,         // how many seats the game has
+  key: null,        // its seat key, on servers with --seat-keys
+  keys: {},         // pass and play: every seat's key
+  hotseat: false,   // pass and play: the page plays every seat, in turn
+  legal: [],        // what this seat may do now
+  bots: {},         // seat -> level, as dealt
+  ruleset: null,    // {id, options}
+  rawState: null,   // the state exactly as the server sent it (JSON text)
+  snap: null,       // the last snapshot (parsed)
+  view: null,       // this seat's view in it
+  analysis: null,   // POST v1/hands/analyze of this seat's hand
+  selected: [],     // selected cards of the hand
+  drawn: null,      // the card this seat just drew
+  tables: {},       // per table: dealer, seats, last move, last result (from events)
+  busy: false,
+};
+
+// ---- talking to the server --------------------------------------------------------------------
+
+class Refusal extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+async function call(method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (G.key && path !== "v1/games") headers.Authorization = `Bearer ${G.key}`;
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body });
+  } catch (e) {
+    throw new Refusal(0, { title: "The server does not answer", detail: String(e) });
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    let problem;
+    try { problem = JSON.parse(text); } catch { problem = { title: `HTTP ${res.status}`, detail: text }; }
+    throw new Refusal(res.status, problem);
+  }
+  return text;
+}
+
+// The raw JSON text of a top-level field: a plain state holds 64-bit numbers (the seed) that
+// JavaScript numbers would round, and the server wants the state back verbatim.
+function rawField(text, name) {
+  let i = 0;
+  const ws = () => { while (/\s/.test(text[i])) i++; };
+  const str = () => { const s = i; i++; while (text[i] !== '"') i += text[i] === "\\" ? 2 : 1; i++; return text.slice(s, i); };
+  const value = () => {
+    ws();
+    const s = i;
+    if (text[i] === '"') { str(); return text.slice(s, i); }
+    if (text[i] === "{" || text[i] === "[") {
+      let depth = 0;
+      do {
+        const c = text[i];
+        if (c === '"') { str(); continue; }
+        if (c === "{" || c === "[") depth++;
+        if (c === "}" || c === "]") depth--;
+        i++;
+      } while (depth > 0 && i < text.length);
+      return text.slice(s, i);
+    }
+    while (i < text.length && !/[,}\]\s]/.test(text[i])) i++;
+    return text.slice(s, i);
+  };
+  ws();
+  if (text[i] !== "{") return null;
+  i++;
+  for (;;) {
+    ws();
+    if (text[i] !== '"') return null;
+    const key = JSON.parse(str());
+    ws();
+    i++; // ':'
+    const v = value();
+    if (key === name) return v;
+    ws();
+    if (text[i] !== ",") return null;
+    i++;
+  }
+}
+
+// ---- cards ------------------------------------------------------------------------------------
+
+function cardName(c) {
+  return `${RANK_NAMES[c[0]] || c[0]} of ${SUITS[c[1]][1]}`;
+}
+
+function cardText(c) {
+  return `${c[0] === "T" ? "10" : c[0]}${SUITS[c[1]][0]}`;
+}
+
+function cardEl(c, tag = "span", small = true) {
+  const el = document.createElement(tag);
+  el.className = `card${small ? " small" : ""}${"DH".includes(c[1]) ? " red" : ""}`;
+  el.dataset.card = c;
+  el.setAttribute("aria-label", cardName(c));
+  el.title = cardName(c);
+  const r = document.createElement("span");
+  r.textContent = c[0] === "T" ? "10" : c[0];
+  const s = document.createElement("span");
+  s.className = "s";
+  s.textContent = SUITS[c[1]][0];
+  el.append(r, s);
+  return el;
+}
+
+function cardsLine(cards) {
+  const span = document.createElement("span");
+  for (const c of cards) span.append(cardEl(c));
+  return span;
+}
+
+const byRank = (a, b) => RANKS.indexOf(a[0]) - RANKS.indexOf(b[0]) || "CDHS".indexOf(a[1]) - "CDHS".indexOf(b[1]);
+
+// ---- words ------------------------------------------------------------------------------------
+
+function who(seat, capital = true) {
+  if (G.hotseat) return `${capital ? "Seat" : "seat"} ${seat}`;
+  if (seat === G.seat) return capital ? "You" : "you";
+  const level = G.bots[seat];
+  return `Seat ${seat}${level ? ` (${level} bot)` : ""}`;
+}
+
+function sideName(scores, i) {
+  if (scores.teams) {
+    const seats = scores.teams[i];
+    return seats.includes(G.seat)
+      ? `Your team (${seats.map((s) => (s === G.seat ? "you" : `seat ${s}`)).join(" & ")})`
+      : `Team of seats ${seats.join(" & ")}`;
+  }
+  return i === G.seat && !G.hotseat ? "You" : `Seat ${i}`;
+}
+
+function limitText(limit) {
+  return limit === null || limit === undefined ? "gin only (no knocking)" : `knock with ${limit} or less`;
+}
+
+function meldsText(melds) {
+  return melds.length ? melds.map((m) => m.map(cardText).join(" ")).join(" · ") : "none";
+}
+
+function eventText(e, multiTable) {
+  const at = multiTable && e.table !== undefined ? ` (table ${e.table + 1})` : "";
+  const s = e.seat;
+  switch (e.type) {
+    case "dealt":
+      return `${who(e.dealer)} dealt${at}. Upcard ${cardText(e.upcard)}; ${limitText(e.knock_limit)}` +
+        `${e.multiplier > 1 ? `; every score ×${e.multiplier}` : ""}.`;
+    case "took_upcard": return `${who(s)} took the upcard ${cardText(e.card)}${at}.`;
+    case "passed": return `${who(s)} passed${at}.`;
+    case "drew":
+      if (e.from === "discard") return `${who(s)} took ${cardText(e.card)} from the discard pile${at}.`;
+      return `${who(s)} drew ${e.card ? cardText(e.card) + " " : "a card "}from the stock${at}.`;
+    case "discarded": return `${who(s)} discarded ${cardText(e.card)}${at}.`;
+    case "reshuffled": return `The discard pile was shuffled into a new stock of ${e.cards} cards${at}.`;
+    case "knocked":
+      return `${who(s)} knocked${at}, discarding ${cardText(e.discard)}, with ${e.deadwood} deadwood. Melds: ${meldsText(e.melds)}.`;
+    case "went_gin":
+      return `${who(s)} went ${e.big_gin ? "big gin" : "gin"}${at}${e.discard ? `, discarding ${cardText(e.discard)}` : ""}. Melds: ${meldsText(e.melds)}.`;
+    case "laid_off":
+      return e.cards.length
+        ? `${who(s)} laid off ${e.cards.map((l) => cardText(l.card)).join(" ")}${at}; deadwood left ${e.deadwood}.`
+        : `${who(s)} laid off nothing${at}; deadwood ${e.deadwood}.`;
+    case "hand_over": {
+      if (e.outcome === "dead") return `The hand is dead${at}: nobody scores.`;
+      const pts = e.points[e.winner];
+      return `Hand over${at}: ${who(e.winner)} ${e.winner === G.seat ? "win" : "wins"} by ${OUTCOMES[e.outcome] || e.outcome}, ` +
+        `${pts} point${pts === 1 ? "" : "s"}${e.multiplier > 1 ? ` (×${e.multiplier})` : ""}.`;
+    }
+    case "scored": {
+      const sc = G.snap ? G.snap.scores : { totals: [] };
+      return `Scored: ${e.entries.map((x) => `${sideName(sc, x.side)} +${x.points}${sc.columns ? ` in game ${x.game + 1}` : ""}`).join(", ")}.`;
+    }
+    case "match_over": {
+      const sc = G.snap ? G.snap.scores : { totals: e.totals };
+      if (!e.winners.length) return "The match is over: drawn.";
+      const names = sc.teams
+        ? [...new Set(e.winners.map((w) => sc.teams.findIndex((t) => t.includes(w))))].map((i) => sideName(sc, i))
+        : e.winners.map((w) => who(w));
+      return `Match over: ${names.join(" and ")} ${names.length === 1 && names[0] === "You" ? "win" : "won"}. Final totals ${e.totals.join(" – ")}.`;
+    }
+    default:
+      return `${e.type.replace(/_/g, " ")}${s !== undefined ? ` (${who(s, false)})` : ""}.`;
+  }
+}
+
+function turnText() {
+  const [text, yours] = turnWords();
+  return [G.hotseat && yours ? text.replace(/^Your turn/, `Seat ${G.seat}'s turn`) : text, yours];
+}
+
+function turnWords() {
+  const { snap, view } = G;
+  if (snap.status === "match_over") return ["The match is over.", false];
+  const mine = myLegal();
+  const has = (t) => mine.some((a) => a.type === t);
+  if (has("take_upcard") || (view.phase === "upcard_offer" && has("pass"))) return ["Your turn: take the upcard or pass.", true];
+  if (has("draw")) return ["Your turn: draw from the stock or take the discard.", true];
+  if (view.phase === "last_discard" && has("pass")) return ["Your turn: take the last discard to go out, or pass.", true];
+  if (has("discard") || has("knock") || has("gin")) return ["Your turn: pick a card, then discard it, knock or go gin.", true];
+  if (has("lay_off")) return ["Your turn: lay off cards onto the knocker's melds, or lay off nothing.", true];
+  if (has("next_hand")) return ["The hand is over: deal the next hand.", true];
+  const waiting = snap.to_act.filter((s) => s !== G.seat);
+  if (view.sitting_out) return [`You sit out this hand${waiting.length ? `; waiting for ${waiting.map((s) => who(s, false)).join(", ")}` : ""}.`, false];
+  return [`Waiting for ${waiting.map((s) => who(s, false)).join(" and ") || "the other players"}.`, false];
+}
+
+// ---- the game ---------------------------------------------------------------------------------
+
+function myLegal() {
+  return G.legal;
+}
+
+function showProblem(err) {
+  const box = $("problem");
+  box.replaceChildren();
+  const p = err.problem || { title: "Error", detail: String(err) };
+  const strong = document.createElement("strong");
+  strong.textContent = p.title || "Refused";
+  box.append(strong, document.createTextNode(": " + (p.detail || "")));
+  const code = p.reason || p.type;
+  if (code) {
+    const c = document.createElement("code");
+    c.id = "problem-reason";
+    c.textContent = code;
+    box.append(document.createTextNode(" "), c);
+  }
+  box.dataset.reason = p.reason || "";
+  box.dataset.type = p.type || "";
+  box.hidden = false;
+}
+
+function clearProblem() {
+  $("problem").hidden = true;
+  $("problem").replaceChildren();
+}
+
+async function guarded(work) {
+  if (G.busy) return;
+  G.busy = true;
+  document.body.dataset.busy = "1";
+  try {
+    clearProblem();
+    await work();
+  } catch (e) {
+    showProblem(e);
+  } finally {
+    G.busy = false;
+    document.body.dataset.busy = "";
+  }
+}
+
+async function loadRulesets() {
+  const list = JSON.parse(await call("GET", "v1/rulesets"));
+  G.rulesets = list;
+  const sel = $("ruleset");
+  sel.replaceChildren();
+  for (const r of list) {
+    const o = document.createElement("option");
+    o.value = r.id;
+    o.textContent = `${r.name} (${r.seats} players)`;
+    sel.append(o);
+  }
+  fillRuleset();
+}
+
+function fillRuleset() {
+  const r = G.rulesets.find((x) => x.id === $("ruleset").value);
+  if (!r) return;
+  $("summary").textContent = r.summary;
+  const box = $("options");
+  box.replaceChildren();
+  const legend = document.createElement("legend");
+  legend.textContent = r.options.length ? "Options" : "No options";
+  box.append(legend);
+  for (const o of r.options) {
+    const label = document.createElement("label");
+    const cb = document.createElement("input");
+    cb.type = "checkbox";
+    cb.name = "option";
+    cb.value = o.id;
+    const small = document.createElement("small");
+    small.textContent = ` ${o.summary}`;
+    label.append(cb, ` ${o.name}`, small);
+    box.append(label);
+  }
+  const t = $("target");
+  t.replaceChildren();
+  for (const target of r.targets || [r.default_target]) {
+    if (target === undefined || target === null) continue;
+    const o = document.createElement("option");
+    o.value = JSON.stringify(target);
+    o.textContent = target === "single_hand" ? "one hand" : `${target} points`;
+    o.selected = target === r.default_target;
+    t.append(o);
+  }
+}
+
+async function deal() {
+  const r = G.rulesets.find((x) => x.id === $("ruleset").value);
+  if (!r) return;
+  const options = [...document.querySelectorAll("#options input:checked")].map((i) => i.value);
+  const level = $("level").value;
+  const bots = {};
+  G.hotseat = level === "people";
+  G.seat = 0;
+  if (!G.hotseat) for (let s = 0; s < r.seats; s++) if (s !== G.seat) bots[String(s)] = level;
+  const req = { ruleset: r.id, options, as_seat: G.seat };
+  if (!G.hotseat) req.bots = bots;
+  if ($("target").value) req.target = JSON.parse($("target").value);
+  G.key = null;
+  const text = await call("POST", "v1/games", JSON.stringify(req));
+  const snap = JSON.parse(text);
+  G.keys = Object.fromEntries((snap.seats || []).map((s) => [s.seat, s.key]));
+  G.key = G.keys[G.seat] || null;
+  G.bots = Object.fromEntries(Object.entries(bots).map(([k, v]) => [Number(k), v]));
+  G.ruleset = { id: r.id, name: r.name, options };
+  G.seats = r.seats;
+  G.level = G.hotseat ? "basic" : level;
+  G.tables = {};
+  await accept(text, snap);
+}
+
+async function act(action) {
+  if (!G.rawState) return;
+  const body = `{"state":${G.rawState},"action":${JSON.stringify({ seat: G.seat, ...action })}}`;
+  const text = await call("POST", "v1/games/step", body);
+  await accept(text, JSON.parse(text));
+}
+
+async function accept(text, snap) {
+  G.rawState = rawField(text, "state");
+  G.snap = snap;
+  G.view = null;
+  if (G.hotseat) await passTheScreen(snap);
+  const seen = snap.views.find((v) => v.seat === G.seat);
+  G.view = seen || G.view;
+  G.legal = seen || !G.view ? snap.legal_actions.filter((a) => a.seat === G.seat) : G.view.legal_actions;
+  G.selected = [];
+  G.drawn = null;
+  for (const e of snap.events) {
+    if (e.type === "drew" && e.seat === G.seat && e.card) G.drawn = e.card;
+    if (e.type === "took_upcard" && e.seat === G.seat) G.drawn = e.card;
+    if (e.type === "drew" && e.seat === G.seat && e.from === "discard") G.drawn = e.card;
+    const t = e.table ?? (e.type === "match_over" || e.type === "scored" ? null : 0);
+    if (t === null) continue;
+    const table = (G.tables[t] ||= { last: null, result: null });
+    if (e.type === "dealt") Object.assign(table, { dealer: e.dealer, seats: e.seats, upcard: e.upcard, limit: e.knock_limit, result: null });
+    if (e.type === "hand_over") table.result = e;
+    table.last = e;
+  }
+  G.analysis = null;
+  const hand = G.view ? G.view.hand : [];
+  if (hand.length === 10 || hand.length === 11) {
+    try {
+      G.analysis = JSON.parse(await call("POST", "v1/hands/analyze",
+        JSON.stringify({ cards: hand, ruleset: G.ruleset.id, options: G.ruleset.options })));
+    } catch (e) {
+      G.analysis = null; // the hand is still shown, ungrouped
+    }
+  }
+  if (G.view && G.view.phase === "discard" && G.analysis && G.analysis.best_discards.length) {
+    G.selected = [G.analysis.best_discards[0]];
+  }
+  $("hint-text").hidden = true;
+  render();
+}
+
+// Pass and play: the screen goes to the first seat that is to act (a seat key answers for its own
+// seat only, so the page then asks for that seat's view with that seat's key).
+async function passTheScreen(snap) {
+  if (snap.status === "match_over") return;
+  const acting = snap.to_act.find((s) => snap.legal_actions.some((a) => a.seat === s)) ?? snap.to_act[0];
+  if (acting === undefined) return;
+  G.seat = acting;
+  G.key = G.keys[acting] || null;
+  if (!snap.views.some((v) => v.seat === acting)) {
+    G.view = JSON.parse(await call("POST", "v1/games/view", `{"state":${G.rawState},"seat":${acting}}`));
+  }
+}
+
+// ---- what the buttons do ----------------------------------------------------------------------
+
+function pickOne() {
+  return G.selected[G.selected.length - 1] || null;
+}
+
+const commands = {
+  "draw-stock": () => act({ type: "draw", from: "stock" }),
+  "draw-discard": () => act({ type: "draw", from: "discard" }),
+  "take-upcard": () => act({ type: "take_upcard" }),
+  pass: () => act({ type: "pass" }),
+  discard: () => act({ type: "discard", card: pickOne() }),
+  "knock-btn": () => act({ type: "knock", discard: pickOne() }),
+  gin: () => {
+    const big = myLegal().find((a) => a.type === "gin" && a.discard === null);
+    return act({ type: "gin", discard: big && !pickOne() ? null : pickOne() });
+  },
+  "lay-off": () => {
+    const offered = myLegal().filter((a) => a.type === "lay_off").flatMap((a) => a.cards);
+    const cards = G.selected.map((card) => {
+      const known = offered.find((l) => l.card === card);
+      return known && known.onto !== undefined ? { card, onto: known.onto } : { card };
+    });
+    return act({ type: "lay_off", cards });
+  },
+  "next-hand": () => act({ type: "next_hand" }),
+  hint: async () => {
+    const level = G.level;
+    const body = `{"state":${G.rawState},"seat":${G.seat},"level":${JSON.stringify(level)}}`;
+    const s = JSON.parse(await call("POST", "v1/games/suggest", body));
+    const h = $("hint-text");
+    h.textContent = `Hint (${level}): ${actionText(s.action)}${s.why ? ` (${s.why})` : ""}`;
+    h.hidden = false;
+  },
+};
+
+function actionText(a) {
+  switch (a.type) {
+    case "draw": return a.from === "stock" ? "draw from the stock" : "take the discard";
+    case "take_upcard": return "take the upcard";
+    case "pass": return "pass";
+    case "discard": return `discard ${cardText(a.card)}`;
+    case "knock": return `knock, discarding ${cardText(a.discard)}`;
+    case "gin": return a.discard ? `go gin, discarding ${cardText(a.discard)}` : "go big gin";
+    case "lay_off": return a.cards.length ? `lay off ${a.cards.map((l) => cardText(l.card)).join(" ")}` : "lay off nothing";
+    case "next_hand": return "deal the next hand";
+    default: return a.type;
+  }
+}
+
+// Whether the action a button would send now is among the legal ones (it is sent either way:
+// the server has the last word, and its refusal is shown).
+function isLegal(id) {
+  const mine = myLegal();
+  const card = pickOne();
+  const same = (a, t, f) => a.type === t && Object.entries(f).every(([k, v]) => a[k] === v);
+  switch (id) {
+    case "draw-stock": return mine.some((a) => same(a, "draw", { from: "stock" }));
+    case "draw-discard": return mine.some((a) => same(a, "draw", { from: "discard" }));
+    case "take-upcard": return mine.some((a) => a.type === "take_upcard");
+    case "pass": return mine.some((a) => a.type === "pass");
+    case "discard": return card !== null && mine.some((a) => same(a, "discard", { card }));
+    case "knock-btn": return card !== null && mine.some((a) => same(a, "knock", { discard: card }));
+    case "gin": return mine.some((a) => a.type === "gin" && (a.discard === card || (a.discard === null && !card)));
+    case "lay-off": return G.selected.length > 0 && mine.some((a) => a.type === "lay_off");
+    case "next-hand": return mine.some((a) => a.type === "next_hand");
+    case "hint": return mine.length > 0;
+    default: return false;
+  }
+}
+
+// ---- drawing the table ------------------------------------------------------------------------
+
+function render() {
+  const { snap, view } = G;
+  $("table").hidden = false;
+  if (!view) return;
+  document.body.dataset.phase = view.phase;
+  document.body.dataset.status = snap.status;
+  const [turn, yours] = turnText();
+  $("turn").textContent = turn;
+  $("turn").className = yours ? "yours" : "";
+  const facts = [
+    G.ruleset.name + (G.ruleset.options.length ? ` + ${G.ruleset.options.join(", ")}` : ""),
+    view.table !== undefined && snap.views.length && G.tables[1] ? `table ${view.table + 1}` : null,
+    `dealer: ${who(view.dealer, false)}`,
+    `knock limit: ${view.knock_limit === null ? "gin only" : view.knock_limit}`,
+    view.multiplier > 1 ? `scores ×${view.multiplier}` : null,
+    `stock: ${view.stock_count}`,
+  ].filter(Boolean);
+  $("facts").textContent = facts.join(" · ");
+  $("facts").dataset.knockLimit = view.knock_limit === null ? "none" : String(view.knock_limit);
+
+  renderOpponents();
+  renderPiles();
+  renderKnock();
+  renderHand();
+  renderActions();
+  renderResult();
+  renderEvents();
+  renderScores();
+  renderTables();
+  $("game-id").textContent = `game ${snap.game.id}, move ${snap.game.move}${G.key ? " · playing with a seat key" : ""}`;
+}
+
+function renderOpponents() {
+  const box = $("opponents");
+  box.replaceChildren();
+  const h = document.createElement("h2");
+  h.textContent = G.hotseat ? "The others" : "Opponents";
+  box.append(h);
+  const players = new Map(G.view.players.map((p) => [p.seat, p]));
+  const teams = G.snap.scores.teams;
+  const myTeam = teams ? teams.find((t) => t.includes(G.seat)) : null;
+  for (let seat = 0; seat < G.seats; seat++) {
+    if (seat === G.seat) continue;
+    const p = players.get(seat);
+    const div = document.createElement("div");
+    div.className = "opp";
+    div.dataset.seat = seat;
+    const name = document.createElement("span");
+    name.textContent = `${who(seat)}${myTeam && myTeam.includes(seat) ? ", your partner" : ""}: `;
+    div.append(name);
+    if (p) {
+      const count = document.createElement("span");
+      count.className = "count";
+      count.textContent = `${p.hand_size} cards`;
+      div.append(count);
+      if (G.snap.to_act.includes(seat) && G.snap.status !== "match_over" && G.view.phase !== "over") {
+        div.append(document.createTextNode(" · to act"));
+      }
+      if (p.known_cards.length) {
+        div.append(document.createTextNode(" · took from the pile: "), cardsLine(p.known_cards));
+      }
+    } else {
+      const at = Object.entries(G.tables).find(([id, t]) => Number(id) !== G.view.table && t.seats && t.seats.includes(seat));
+      div.append(document.createTextNode(at ? `plays at table ${Number(at[0]) + 1}`
+        : seat === G.view.dealer ? "deals and sits out this hand" : "sits out this hand"));
+    }
+    box.append(div);
+  }
+}
+
+function renderPiles() {
+  const v = G.view;
+  $("stock-count").textContent = v.stock_count;
+  const top = $("pile-top");
+  top.replaceChildren();
+  if (v.discard_top) {
+    const c = cardEl(v.discard_top, "span", false);
+    top.append(...c.childNodes);
+    top.className = `card${"DH".includes(v.discard_top[1]) ? " red" : ""}`;
+    top.dataset.card = v.discard_top;
+    top.setAttribute("aria-label", `Take the discard, ${cardName(v.discard_top)}`);
+  }
+  const pile = $("pile");
+  pile.replaceChildren(v.discard_pile.length ? cardsLine(v.discard_pile) : document.createTextNode("empty"));
+}
+
+function renderKnock() {
+  const box = $("knock");
+  const k = G.view.knock;
+  box.hidden = !k;
+  box.replaceChildren();
+  if (!k) return;
+  const h = document.createElement("h2");
+  h.textContent = `${who(k.knocker)} knocked with ${k.deadwood} deadwood: the melds to lay off onto`;
+  box.append(h);
+  k.melds.forEach((m, i) => {
+    const p = document.createElement("p");
+    p.className = "meldline";
+    p.append(document.createTextNode(`meld ${i + 1}: `), cardsLine(m));
+    box.append(p);
+  });
+}
+
+function renderHand() {
+  const v = G.view;
+  const a = G.analysis;
+  const box = $("hand");
+  box.replaceChildren();
+  const groups = [];
+  if (a) {
+    const placed = new Set();
+    for (const m of a.melds) { groups.push(["meld", m]); m.forEach((c) => placed.add(c)); }
+    const dead = a.unmelded.slice().sort(byRank);
+    dead.forEach((c) => placed.add(c));
+    const rest = v.hand.filter((c) => !placed.has(c)).sort(byRank);
+    if (dead.length) groups.push(["deadwood", dead]);
+    if (rest.length) groups.push(["to discard", rest]);
+  } else if (v.hand.length) {
+    groups.push(["hand", v.hand.slice()]);
+  }
+  for (const [label, cards] of groups) {
+    const g = document.createElement("div");
+    g.className = "group";
+    g.dataset.group = label;
+    const cs = document.createElement("div");
+    cs.className = "cards";
+    for (const c of cards) {
+      const b = cardEl(c, "button", false);
+      b.type = "button";
+      b.setAttribute("aria-pressed", G.selected.includes(c) ? "true" : "false");
+      if (c === G.drawn) b.classList.add("new");
+      if (a && v.phase === "discard" && a.best_discards.includes(c)) b.classList.add("best");
+      b.addEventListener("click", () => toggle(c));
+      b.addEventListener("dblclick", () => { G.selected = [c]; guarded(commands.discard); });
+      cs.append(b);
+    }
+    const small = document.createElement("small");
+    small.textContent = label;
+    g.append(cs, small);
+    box.append(g);
+  }
+  let dw = "";
+  if (a && v.hand.length === 11) {
+    dw = `deadwood ${a.deadwood} after discarding ${a.best_discards.map(cardText).join(" or ")}`;
+  } else if (v.deadwood !== null && v.deadwood !== undefined) {
+    dw = `deadwood ${v.deadwood}`;
+  }
+  $("hand-title").textContent = G.hotseat ? `Seat ${G.seat}'s hand` : "Your hand";
+  $("deadwood").textContent = dw ? `· ${dw}` : (v.sitting_out ? "· you sit out this hand" : "");
+  $("deadwood").dataset.deadwood = a && v.hand.length === 11 ? a.deadwood : (v.deadwood ?? "");
+}
+
+function toggle(card) {
+  const multi = G.view && G.view.phase === "lay_off";
+  if (G.selected.includes(card)) G.selected = G.selected.filter((c) => c !== card);
+  else G.selected = multi ? [...G.selected, card] : [card];
+  renderHand();
+  renderActions();
+  const again = document.querySelector(`#hand button[data-card="${card}"]`);
+  if (again) again.focus();
+}
+
+function renderActions() {
+  const mine = myLegal();
+  const types = new Set(mine.map((a) => a.type));
+  const phase = G.view.phase;
+  const over = G.snap.status === "match_over";
+  const inHand = ["upcard_offer", "draw", "discard", "last_discard"].includes(phase) && !G.view.sitting_out;
+  const show = {
+    "draw-stock": phase === "draw" || types.has("draw"),
+    "draw-discard": phase === "draw" || types.has("draw"),
+    "take-upcard": phase === "upcard_offer" || types.has("take_upcard"),
+    pass: phase === "upcard_offer" || phase === "last_discard" || types.has("pass"),
+    discard: inHand || types.has("discard"),
+    "knock-btn": inHand || types.has("knock"),
+    gin: inHand || types.has("gin"),
+    "lay-off": types.has("lay_off"),
+    "next-hand": types.has("next_hand"),
+    hint: !over && mine.length > 0,
+  };
+  for (const [id, visible] of Object.entries(show)) {
+    const b = $(id);
+    b.hidden = !visible || over;
+    b.classList.toggle("legal", isLegal(id));
+  }
+  const card = pickOne();
+  $("discard").textContent = card ? `Discard ${cardText(card)}` : "Discard";
+  $("knock-btn").textContent = card ? `Knock, discarding ${cardText(card)}` : "Knock";
+  const big = mine.some((a) => a.type === "gin" && a.discard === null);
+  $("gin").textContent = card ? `Gin, discarding ${cardText(card)}` : big ? "Big gin" : "Gin";
+  const lo = $("layoffs");
+  lo.replaceChildren();
+  for (const a of mine.filter((x) => x.type === "lay_off")) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "legal-layoff";
+    b.textContent = a.cards.length
+      ? `Lay off ${a.cards.map((l) => `${cardText(l.card)}${l.onto !== undefined ? ` onto meld ${l.onto + 1}` : ""}`).join(", ")}`
+      : "Lay off nothing";
+    b.dataset.cards = a.cards.map((l) => l.card).join(" ");
+    b.addEventListener("click", () => guarded(() => act({ type: "lay_off", cards: a.cards })));
+    lo.append(b);
+  }
+}
+
+function renderResult() {
+  const box = $("result");
+  const r = G.view.result;
+  box.hidden = !r;
+  box.replaceChildren();
+  if (!r) return;
+  const h = document.createElement("h2");
+  h.textContent = eventText({ type: "hand_over", ...r }, false);
+  box.append(h);
+  const seats = r.points.map((_, i) => i).filter((i) => (r.melds[i] || []).length || r.deadwood[i] || i === r.winner);
+  for (const s of seats) {
+    const p = document.createElement("p");
+    p.className = "meldline";
+    p.append(document.createTextNode(`${who(s)}: deadwood ${r.deadwood[s]}, ${r.points[s]} points; melds `));
+    for (const m of r.melds[s] || []) { p.append(cardsLine(m), document.createTextNode(" ")); }
+    box.append(p);
+  }
+  if (r.laid_off.length) {
+    const p = document.createElement("p");
+    p.append(document.createTextNode("Laid off: "), cardsLine(r.laid_off.map((l) => l.card)));
+    box.append(p);
+  }
+}
+
+function renderEvents() {
+  const list = $("events");
+  list.replaceChildren();
+  const multi = G.snap.scores.teams !== undefined || Object.keys(G.tables).length > 1;
+  for (const e of G.snap.events) {
+    const li = document.createElement("li");
+    li.dataset.type = e.type;
+    li.textContent = eventText(e, multi);
+    list.append(li);
+  }
+}
+
+function renderScores() {
+  const sc = G.snap.scores;
+  const box = $("scores");
+  box.replaceChildren();
+  const h = document.createElement("h2");
+  h.textContent = "Scores";
+  box.append(h);
+  const table = document.createElement("table");
+  table.id = "score-table";
+  const head = document.createElement("tr");
+  const cols = sc.columns || [];
+  const heads = ["", ...cols.map((c, i) => `game ${i + 1}${c.closed ? " (closed)" : ""}`), "total", "hands won"];
+  for (const t of heads) { const th = document.createElement("th"); th.textContent = t; head.append(th); }
+  table.append(head);
+  sc.totals.forEach((total, i) => {
+    const tr = document.createElement("tr");
+    const cells = [sideName(sc, i), ...cols.map((c) => c.points[i]), total, sc.hands_won[i]];
+    cells.forEach((v, j) => {
+      const td = document.createElement("td");
+      td.textContent = v;
+      if (j > 0 && j <= cols.length && cols[j - 1].closed) td.className = "closed";
+      tr.append(td);
+    });
+    table.append(tr);
+  });
+  box.append(table);
+  for (const b of sc.bonuses || []) {
+    const p = document.createElement("p");
+    p.className = "muted";
+    p.textContent = `Game ${b.game + 1} closed, won by ${sideName(sc, b.winner)}: bonus ${b.game_bonus.join(" / ")}, boxes ${b.boxes.join(" / ")}` +
+      `${b.shutout > 1 ? `, shutout ×${b.shutout}` : ""}; with bonuses ${b.totals.join(" / ")}.`;
+    box.append(p);
+  }
+}
+
+function renderTables() {
+  const ids = Object.keys(G.tables).map(Number).sort();
+  const box = $("tables");
+  box.hidden = ids.length < 2;
+  box.replaceChildren();
+  if (ids.length < 2) return;
+  const h = document.createElement("h2");
+  h.textContent = "Both tables";
+  box.append(h);
+  for (const id of ids) {
+    const t = G.tables[id];
+    const p = document.createElement("p");
+    p.dataset.table = id;
+    const seats = t.seats ? t.seats.map((s) => who(s, false)).join(" and ") : "";
+    const mine = G.view && G.view.table === id ? " (yours)" : "";
+    p.textContent = `Table ${id + 1}${mine}: ${seats}; ${limitText(t.limit)}. ` +
+      `Last: ${t.last ? eventText(t.last, false) : "—"}` +
+      (t.result && t.result !== t.last ? ` Result: ${eventText(t.result, false)}` : "");
+    box.append(p);
+  }
+}
+
+// ---- keyboard ---------------------------------------------------------------------------------
+
+function onKey(ev) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const tag = (ev.target && ev.target.tagName) || "";
+  if (tag === "SELECT" || tag === "INPUT" || tag === "TEXTAREA") return;
+  if (!G.snap) return;
+  if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+    const cards = [...document.querySelectorAll("#hand button")];
+    if (!cards.length) return;
+    const at = cards.indexOf(document.activeElement);
+    const next = at < 0 ? 0 : (at + (ev.key === "ArrowRight" ? 1 : cards.length - 1)) % cards.length;
+    cards[next].focus();
+    ev.preventDefault();
+    return;
+  }
+  const key = ev.key.toLowerCase();
+  let id = [...document.querySelectorAll("#actions button")].find((b) => b.dataset.key === key && !b.hidden)?.id;
+  if (key === "p") id = isLegal("take-upcard") ? "take-upcard" : "draw-discard";
+  if (!id) return;
+  ev.preventDefault();
+  guarded(commands[id]);
+}
+
+// ---- start ------------------------------------------------------------------------------------
+
+function start() {
+  for (const id of Object.keys(commands)) $(id).addEventListener("click", () => guarded(commands[id]));
+  $("stock").addEventListener("click", () => guarded(commands["draw-stock"]));
+  $("pile-top").addEventListener("click", () =>
+    guarded(isLegal("take-upcard") || (G.view && G.view.phase === "upcard_offer") ? commands["take-upcard"] : commands["draw-discard"]));
+  $("ruleset").addEventListener("change", fillRuleset);
+  $("setup").addEventListener("submit", (ev) => { ev.preventDefault(); guarded(deal); });
+  document.addEventListener("keydown", onKey);
+  guarded(loadRulesets).then(() => { document.body.dataset.ready = "1"; });
+}
+
+document.addEventListener("DOMContentLoaded", start);
