@@ -428,8 +428,8 @@ fn walk(schemas: &Value, schema: &Value, value: &Value, found: &mut BTreeMap<Str
         }
     } else {
         for key in ["oneOf", "anyOf"] {
-            let branches = schema[key].as_array().into_iter().flatten();
-            if let Some(branch) = branches.filter(|b| fits(schemas, b, value)).next() {
+            let mut branches = schema[key].as_array().into_iter().flatten();
+            if let Some(branch) = branches.find(|b| fits(schemas, b, value)) {
                 walk(schemas, branch, value, found);
             }
         }
@@ -444,11 +444,9 @@ fn walk(schemas: &Value, schema: &Value, value: &Value, found: &mut BTreeMap<Str
                 }
             }
         }
-        Value::Array(items) => {
-            if schema["items"].is_object() {
-                for item in items {
-                    walk(schemas, &schema["items"], item, found);
-                }
+        Value::Array(items) if schema["items"].is_object() => {
+            for item in items {
+                walk(schemas, &schema["items"], item, found);
             }
         }
         _ => {}
