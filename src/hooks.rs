@@ -74,7 +74,7 @@ pub trait Hooks: Send + Sync {
     /// every table of the deal is over, dead tables included. The engine adds each entry's points
     /// to `games[game].points[side]` and counts a hand won for that side in that game when the
     /// points are above 0; then it closes every open game in which a side has reached the target
-    /// and leads alone (RULES.md section 8), awards the classic bonuses of the ruleset for each
+    /// and leads alone (see `docs/rules.md`), awards the classic bonuses of the ruleset for each
     /// game it closes, and ends the match when every game is closed (a one-hand match: after its
     /// first deal). Default: [`default_entries`] (each winner's side, first open game).
     fn record_result(&self, info: &RecordInfo) -> Result<Vec<ScoreEntry>, HookError> {

@@ -240,7 +240,7 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
-    /// Standard gin rummy as RULES.md sections 1-6 and 8 describe it.
+    /// Standard gin rummy as `docs/rules.md` describes it.
     pub fn standard() -> Ruleset {
         Ruleset {
             id: "standard".into(),
