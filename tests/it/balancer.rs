@@ -36,20 +36,6 @@ impl Drop for Running {
     }
 }
 
-/// nginx, stopped with SIGTERM so that its master ends its worker too: a killed master leaves
-/// the worker running, holding the port and every file descriptor the test inherited.
-struct Nginx(Child);
-
-impl Drop for Nginx {
-    fn drop(&mut self) {
-        if let Ok(pid) = libc::pid_t::try_from(self.0.id()) {
-            // SAFETY: kill takes plain integers; `pid` is our child, not yet waited for.
-            unsafe { libc::kill(pid, libc::SIGTERM) };
-        }
-        let _ = self.0.wait();
-    }
-}
-
 /// A directory removed when the test ends.
 struct TempDir(PathBuf);
 
@@ -228,7 +214,7 @@ fn a_match_survives_an_instance_killed_mid_hand() {
     wait_healthy("instance B", pb);
     let conf = dir.0.join("nginx.conf");
     std::fs::write(&conf, nginx_conf(&dir.0, lb, [pa, pb])).expect("write nginx.conf");
-    let _nginx = Nginx(
+    let _nginx = Running(
         Command::new(&nginx)
             .arg("-p")
             .arg(&dir.0)
