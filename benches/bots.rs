@@ -66,6 +66,17 @@ fn decisions(c: &mut Criterion) {
             })
         });
     }
+    // `strong` on each kind of turn alone: choosing a draw, and choosing a discard (or a knock).
+    for phase in ["draw", "discard"] {
+        let some: Vec<&SeatView> = views.iter().filter(|v| v.phase == phase).collect();
+        let mut i = 0;
+        g.bench_function(format!("strong, {phase} turns"), |b| {
+            b.iter(|| {
+                i = (i + 1) % some.len();
+                black_box(bot::decide(Level::Strong, &rules, some[i]))
+            })
+        });
+    }
     g.finish();
 }
 

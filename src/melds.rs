@@ -575,6 +575,32 @@ pub fn analyze_discards(rules: &MeldRules, hand: CardSet) -> DiscardAnalysis {
     }
 }
 
+/// The least deadwood left by discarding one card of `hand`: the `best` of [`analyze_discards`],
+/// without listing every discard.
+pub fn best_after_discard(rules: &MeldRules, hand: CardSet) -> u32 {
+    let h = hand.0 & CardSet::FULL.0;
+    let total = value_of(rules, h);
+    let mut st = Discards {
+        kept: [0; 64],
+        hand: h,
+        big_gin: false,
+    };
+    with_candidates(rules, h, |ms, vs| {
+        let meldable = ms.iter().fold(0, |a, m| a | m) & h;
+        let most = discard_search(ms, vs, 0, meldable, 0, 0, &mut st);
+        let mut never = h & !meldable;
+        while never != 0 {
+            st.kept[never.trailing_zeros() as usize] = most;
+            never &= never - 1;
+        }
+    });
+    CardSet(h)
+        .iter()
+        .map(|c| total - value_of(rules, 1 << c.bit()) - st.kept[c.bit() as usize])
+        .min()
+        .unwrap_or(0)
+}
+
 /// What an 11-card hand can go out with: the discards that leave at most `limit` deadwood, those
 /// that leave none, and whether all eleven cards meld.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

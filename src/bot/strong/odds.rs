@@ -59,17 +59,60 @@ impl<'a> Odds<'a> {
     /// Least deadwood after drawing `card` into the ten cards `hand` and discarding the best card.
     /// (In `eval` values.)
     pub fn after_draw(&self, hand: CardSet, card: Card) -> u32 {
-        melds::analyze_discards(&self.eval, hand.with(card)).best
+        melds::best_after_discard(&self.eval, hand.with(card))
     }
 
     /// The deadwood `hand` (ten cards) can expect after its next draw from the stock, counting
     /// every unseen card that would complete or improve a meld: lower is better (in `eval` values).
+    ///
+    /// A drawn card that melds with no card of `hand` is solved without a search: the best is then
+    /// to discard it (the hand's deadwood) or to keep it unmelded and discard the hand's best
+    /// discard (that deadwood plus its value), both the same for every such card.
     pub fn expected(&self, hand: CardSet) -> f64 {
         if self.unseen.is_empty() {
             return f64::from(melds::least_deadwood(&self.eval, hand));
         }
-        let sum: u32 = self.unseen.iter().map(|&c| self.after_draw(hand, c)).sum();
+        let near = self.may_meld_with(hand);
+        let mut alone: Option<(u32, u32)> = None;
+        let sum: u32 = self
+            .unseen
+            .iter()
+            .map(|&c| {
+                if near.contains(c) {
+                    return self.after_draw(hand, c);
+                }
+                let (as_is, less_one) = *alone.get_or_insert_with(|| {
+                    (
+                        melds::least_deadwood(&self.eval, hand),
+                        melds::best_after_discard(&self.eval, hand),
+                    )
+                });
+                as_is.min(less_one + self.eval.value(c))
+            })
+            .sum();
         f64::from(sum) / self.unseen.len() as f64
+    }
+
+    /// Every card that may form a meld with cards of `hand`: a card of the same rank as one of
+    /// them, or of the same suit and next in rank (round the corner too). Any meld of two cards
+    /// or more holds such a pair; when a single card may be a meld, every card.
+    fn may_meld_with(&self, hand: CardSet) -> CardSet {
+        if self.eval.set_min < 2 || self.eval.run_min < 2 {
+            return CardSet::FULL;
+        }
+        let mut near = CardSet::EMPTY;
+        for c in hand {
+            for s in Suit::ALL {
+                near.insert(Card::new(c.rank(), s));
+            }
+            let r = c.rank().index();
+            for next in [(r + 1) % 13, (r + 12) % 13] {
+                if let Some(rank) = Rank::from_index(next) {
+                    near.insert(Card::new(rank, c.suit()));
+                }
+            }
+        }
+        near
     }
 
     /// Unseen cards that would give `hand` (ten cards) gin.
@@ -147,6 +190,62 @@ fn at_least(p: &[f64], k: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ruleset::AceRank;
+    use rand::seq::SliceRandom;
+    use rand::{RngExt, SeedableRng};
+
+    /// `expected` with a search for every unseen card, as it was before the shortcut.
+    fn searched(odds: &Odds, hand: CardSet) -> f64 {
+        let sum: u32 = odds.unseen.iter().map(|&c| odds.after_draw(hand, c)).sum();
+        f64::from(sum) / odds.unseen.len() as f64
+    }
+
+    #[test]
+    fn the_shortcut_for_cards_that_meld_with_nothing_is_exact() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let wrap = MeldRules {
+            ace: AceRank::Both,
+            wrap: true,
+            ..MeldRules::standard()
+        };
+        let high = MeldRules {
+            ace: AceRank::High,
+            ..MeldRules::standard()
+        };
+        let mut differ = 0;
+        for rules in [MeldRules::standard(), wrap, high] {
+            for limit in [Some(10), None] {
+                for _ in 0..150 {
+                    let mut deck: Vec<Card> = Card::all().collect();
+                    deck.shuffle(&mut rng);
+                    let hand: CardSet = deck[..10].iter().copied().collect();
+                    let seen_more = rng.random_range(0..20);
+                    let pile: CardSet = deck[10..10 + seen_more].iter().copied().collect();
+                    let seen = Seen {
+                        hand,
+                        pile,
+                        top: None,
+                        opponent_known: CardSet::EMPTY,
+                        shown: CardSet::EMPTY,
+                        unseen: CardSet::FULL.minus(hand).minus(pile),
+                        opponent_hidden: 10,
+                        stock: 20,
+                    };
+                    let odds = Odds::new(&rules, &seen, limit);
+                    let (fast, slow) = (odds.expected(hand), searched(&odds, hand));
+                    assert!(
+                        (fast - slow).abs() < 1e-9,
+                        "{hand:?}: {fast} against {slow}"
+                    );
+                    differ += usize::from(!seen.unseen.is_subset(odds.may_meld_with(hand)));
+                }
+            }
+        }
+        assert!(
+            differ > 100,
+            "the shortcut was taken in {differ} hands only"
+        );
+    }
 
     #[test]
     fn at_least_counts_the_ways() {
