@@ -339,6 +339,7 @@ async function deal() {
   G.seats = r.seats;
   G.level = G.hotseat ? "basic" : level;
   G.tables = {};
+  $("more").open = false;
   await accept(text, snap);
 }
 
@@ -615,7 +616,9 @@ function renderHand() {
     box.append(g);
   }
   let dw = "";
-  if (a && v.hand.length === 11) {
+  if (v.result) {
+    dw = `deadwood ${v.result.deadwood[v.seat]} as scored`;
+  } else if (a && v.hand.length === 11) {
     dw = `deadwood ${a.deadwood} after discarding ${a.best_discards.map(cardText).join(" or ")}`;
   } else if (v.deadwood !== null && v.deadwood !== undefined) {
     dw = `deadwood ${v.deadwood}`;
