@@ -90,6 +90,14 @@ pub enum ApiError {
     UnknownSeat(String),
     #[error("{0}")]
     InvalidTarget(String),
+    #[error("{0}")]
+    UnknownLevel(String),
+    #[error("{0}")]
+    NoHumanSeat(String),
+    #[error("{0}")]
+    BotSeat(String),
+    #[error("{0}")]
+    NotYourTurn(String),
     #[error("the request body is larger than the limit of {limit} bytes")]
     PayloadTooLarge { limit: usize },
     #[error("there is nothing at {0}")]
@@ -143,6 +151,10 @@ impl ApiError {
             ApiError::IllegalAction { .. } => "illegal-action",
             ApiError::UnknownSeat(_) => "unknown-seat",
             ApiError::InvalidTarget(_) => "invalid-target",
+            ApiError::UnknownLevel(_) => "unknown-level",
+            ApiError::NoHumanSeat(_) => "no-human-seat",
+            ApiError::BotSeat(_) => "bot-seat",
+            ApiError::NotYourTurn(_) => "not-your-turn",
             ApiError::PayloadTooLarge { .. } => "payload-too-large",
             ApiError::NotFound(_) => "not-found",
             ApiError::MethodNotAllowed(_) => "method-not-allowed",
@@ -176,6 +188,10 @@ impl ApiError {
             ApiError::IllegalAction { .. } => "That action is not allowed now",
             ApiError::UnknownSeat(_) => "No such seat in this game",
             ApiError::InvalidTarget(_) => "The ruleset does not play to that target",
+            ApiError::UnknownLevel(_) => "No bot level of that name",
+            ApiError::NoHumanSeat(_) => "Every seat is a bot",
+            ApiError::BotSeat(_) => "That seat is played by a bot",
+            ApiError::NotYourTurn(_) => "That seat has nothing to do now",
             ApiError::PayloadTooLarge { .. } => "The body is too large",
             ApiError::NotFound(_) => "Not found",
             ApiError::MethodNotAllowed(_) => "Method not allowed",
@@ -352,10 +368,10 @@ impl From<actix_web::error::JsonPayloadError> for ApiError {
 pub struct Problem {
     /// The stable problem code: invalid-json, invalid-card, invalid-deck, invalid-hand, unknown-ruleset,
     /// unknown-option, incompatible-options, invalid-ruleset, script-error, invalid-state,
-    /// tampered-state, illegal-action, unknown-seat, invalid-target, payload-too-large, not-found,
-    /// method-not-allowed, missing-seat-key, forbidden-seat, deck-not-allowed, stale-state,
-    /// replay-guard-unavailable, unsupported-media-type, request-timeout, server-busy,
-    /// state-too-large, internal-error.
+    /// tampered-state, illegal-action, unknown-seat, invalid-target, unknown-level, no-human-seat,
+    /// bot-seat, not-your-turn, payload-too-large, not-found, method-not-allowed, missing-seat-key,
+    /// forbidden-seat, deck-not-allowed, stale-state, replay-guard-unavailable,
+    /// unsupported-media-type, request-timeout, server-busy, state-too-large, internal-error.
     #[serde(rename = "type")]
     #[schema(example = "illegal-action")]
     pub kind: String,

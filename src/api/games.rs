@@ -1,14 +1,18 @@
 //! `POST /v1/games`, `POST /v1/games/step`, `POST /v1/games/view`.
 
+use std::collections::BTreeMap;
+
 use actix_web::http::header::ContentType;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
+use crate::bot::Level;
 use crate::cards::Card;
 use crate::engine::{self, Action, GameId, GameRef, NewGame, SeatView};
 use crate::ruleset::{AuthoredRuleset, RulesetRef, Seat, Target};
 
+use super::bots::{bot_seat, parse_bots, play_bots};
 use super::gate::check_state_fits;
 use super::seats::Audience;
 use super::snapshot::Snapshot;
@@ -62,6 +66,14 @@ pub struct NewGameRequest {
     #[schema(value_type = Option<u8>, example = 0)]
     #[serde(default, deserialize_with = "crate::whole::option_u8")]
     pub as_seat: Option<Seat>,
+    /// Seats the server plays (seat number → level `random`, `basic` or `strong`). Whenever bots
+    /// are to act, the server plays them within the same request, from their own seat's view, so
+    /// every answer comes back with a human seat to act (or between hands, or the match over);
+    /// `events` include the bots' actions. At least one seat must be left to a human. With seat
+    /// keys, `seats` holds keys of the other seats only.
+    #[serde(default)]
+    #[schema(value_type = Option<BTreeMap<String, Level>>, example = json!({"1": "strong"}))]
+    pub bots: Option<BTreeMap<String, String>>,
 }
 
 /// An action applied to a game.
@@ -107,7 +119,7 @@ pub async fn create(
 }
 
 /// A JSON answer from bytes serialised on the engine's thread.
-fn json_answer(mut res: actix_web::HttpResponseBuilder, body: Vec<u8>) -> HttpResponse {
+pub(super) fn json_answer(mut res: actix_web::HttpResponseBuilder, body: Vec<u8>) -> HttpResponse {
     res.content_type(ContentType::json()).body(body)
 }
 
@@ -146,6 +158,7 @@ fn deal(app: &AppState, req: NewGameRequest) -> Result<Vec<u8>, ApiError> {
     if let Some(target) = req.target {
         variant.check_target(target)?;
     }
+    let bots = parse_bots(req.bots.as_ref(), variant.ruleset.seats)?;
     let decks = match (req.deck, req.decks) {
         (Some(_), Some(_)) => {
             return Err(ApiError::InvalidDeck("give deck or decks, not both".into()));
@@ -171,14 +184,20 @@ fn deal(app: &AppState, req: NewGameRequest) -> Result<Vec<u8>, ApiError> {
                 seats.saturating_sub(1)
             )));
         }
+        (Some(seat), _) if bots.contains_key(&seat) => return Err(bot_seat(seat)),
         (Some(seat), _) => Audience::Seat(seat),
         (None, Some(_)) => Audience::Nobody,
         (None, None) => Audience::Everyone,
     };
     let id = dealt.state.game.id;
+    dealt.state.bots = bots;
+    play_bots(&variant, &mut dealt.state, &mut dealt.events)?;
+    let humans: Vec<Seat> = (0..seats as Seat)
+        .filter(|s| !dealt.state.bots.contains_key(s))
+        .collect();
     let mut snapshot = Snapshot::new(app, &variant, dealt.state, dealt.events, audience)?;
     check_state_fits(&snapshot.state)?;
-    snapshot.seats = app.seat_keys.as_ref().map(|k| k.issue(id, seats));
+    snapshot.seats = app.seat_keys.as_ref().map(|k| k.issue(id, &humans));
     to_json(&snapshot)
 }
 
@@ -204,8 +223,8 @@ pub async fn step(
         .run(move || apply(&work, key.as_deref(), body))
         .await?
     {
-        Applied::Stepped { from, answer } => {
-            app.record_step(from).await?;
+        Applied::Stepped { from, to, answer } => {
+            app.record_step(from, to).await?;
             Ok(json_answer(HttpResponse::Ok(), answer))
         }
         Applied::Refused { game, error } => {
@@ -217,8 +236,13 @@ pub async fn step(
 
 /// A step as the engine's thread leaves it; the replay guard has the last word.
 enum Applied {
-    /// Accepted from the state `from`: the answer, if the guard agrees.
-    Stepped { from: GameRef, answer: Vec<u8> },
+    /// Accepted from the state `from`, leaving the game at `to` (after the bots' actions): the
+    /// answer, if the guard agrees.
+    Stepped {
+        from: GameRef,
+        to: GameRef,
+        answer: Vec<u8>,
+    },
     /// Refused by the engine: the answer, unless the state is stale.
     Refused { game: GameRef, error: ApiError },
 }
@@ -241,9 +265,13 @@ fn apply(app: &AppState, key: Option<&str>, body: StepRequest) -> Result<Applied
             });
         }
     };
+    let mut stepped = stepped;
+    play_bots(&variant, &mut stepped.state, &mut stepped.events)?;
+    let to = stepped.state.game;
     let snapshot = Snapshot::new(app, &variant, stepped.state, stepped.events, audience)?;
     Ok(Applied::Stepped {
         from: state.game,
+        to,
         answer: to_json(&snapshot)?,
     })
 }

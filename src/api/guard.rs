@@ -31,12 +31,13 @@ pub enum ReplayGuard {
 }
 
 impl ReplayGuard {
-    /// Records that the action taken from `from` was accepted (the game is now at `from.moves +
-    /// 1`), unless a newer state of the game is recorded: then `false`, and nothing changes.
-    pub async fn advance(&self, from: GameRef) -> Result<bool, GuardError> {
+    /// Records that the request from `from` was accepted and left the game at move `to` (`from.moves
+    /// + 1` for one action; more when the server's bots played on), unless a newer state of the
+    /// game than `from` is recorded: then `false`, and nothing changes.
+    pub async fn advance(&self, from: GameRef, to: u32) -> Result<bool, GuardError> {
         match self {
-            ReplayGuard::Memory(m) => Ok(m.advance(from, Instant::now())),
-            ReplayGuard::Redis(r) => r.advance(from).await,
+            ReplayGuard::Memory(m) => Ok(m.advance(from, to, Instant::now())),
+            ReplayGuard::Redis(r) => r.advance(from, to).await,
         }
     }
 
@@ -110,7 +111,7 @@ impl MemoryGuard {
             .map(|e| e.moves)
     }
 
-    fn advance(&self, from: GameRef, now: Instant) -> bool {
+    fn advance(&self, from: GameRef, to: u32, now: Instant) -> bool {
         let mut g = self.lock();
         let recorded = g
             .current
@@ -143,7 +144,7 @@ impl MemoryGuard {
         g.current.insert(
             from.id,
             Entry {
-                moves: from.next().moves,
+                moves: to.max(from.moves),
                 at: now,
             },
         );
@@ -222,13 +223,13 @@ impl RedisGuard {
         format!("gin-rules:latest:{id}")
     }
 
-    async fn advance(&self, from: GameRef) -> Result<bool, GuardError> {
+    async fn advance(&self, from: GameRef, to: u32) -> Result<bool, GuardError> {
         let mut con = self.conn().await?;
         let done: i64 = self
             .script
             .key(Self::key(from.id))
             .arg(from.moves)
-            .arg(from.next().moves)
+            .arg(to.max(from.moves))
             .arg(self.expiry.as_secs())
             .invoke_async(&mut con)
             .await
@@ -262,14 +263,19 @@ mod tests {
     fn one_step_from_each_state_and_none_from_older_ones() {
         let g = MemoryGuard::new(DEFAULT_EXPIRY, 100);
         let now = Instant::now();
-        assert!(g.advance(at(1, 0), now));
-        assert!(!g.advance(at(1, 0), now), "a second step from move 0");
-        assert!(g.advance(at(1, 1), now));
+        assert!(g.advance(at(1, 0), 1, now));
+        assert!(!g.advance(at(1, 0), 1, now), "a second step from move 0");
+        assert!(g.advance(at(1, 1), 2, now));
         assert_eq!(g.latest(GameId([1; 16]), now), Some(2));
-        assert!(!g.advance(at(1, 0), now));
+        assert!(!g.advance(at(1, 0), 1, now));
         // Another game is apart; a state newer than the record is accepted.
-        assert!(g.advance(at(2, 5), now));
+        assert!(g.advance(at(2, 5), 6, now));
         assert_eq!(g.latest(GameId([2; 16]), now), Some(6));
+        // A request whose bots played on records the move it ended at.
+        assert!(g.advance(at(3, 0), 7, now));
+        assert_eq!(g.latest(GameId([3; 16]), now), Some(7));
+        assert!(!g.advance(at(3, 6), 7, now), "a state the bots played past");
+        assert!(g.advance(at(3, 7), 8, now));
     }
 
     #[test]
@@ -277,18 +283,18 @@ mod tests {
         let expiry = Duration::from_secs(60);
         let g = MemoryGuard::new(expiry, 10);
         let t0 = Instant::now();
-        assert!(g.advance(at(1, 3), t0));
+        assert!(g.advance(at(1, 3), 4, t0));
         assert_eq!(g.latest(GameId([1; 16]), t0 + expiry), None);
         assert!(
-            g.advance(at(1, 0), t0 + expiry),
+            g.advance(at(1, 0), 1, t0 + expiry),
             "an expired game starts over"
         );
         for i in 2..200u8 {
-            assert!(g.advance(at(i, 0), t0 + expiry));
+            assert!(g.advance(at(i, 0), 1, t0 + expiry));
             assert!(g.len() <= 10, "{} games held", g.len());
         }
         // The most recent games are still guarded.
-        assert!(!g.advance(at(199, 0), t0 + expiry));
-        assert!(!g.advance(at(198, 0), t0 + expiry));
+        assert!(!g.advance(at(199, 0), 1, t0 + expiry));
+        assert!(!g.advance(at(198, 0), 1, t0 + expiry));
     }
 }

@@ -14,6 +14,7 @@
 //! # }
 //! ```
 
+pub mod bots;
 pub mod error;
 pub mod games;
 pub mod gate;
@@ -162,13 +163,14 @@ impl AppState {
         Ok(())
     }
 
-    /// Records an accepted step from `from`, atomically: `409 stale-state` when the game has
-    /// moved on meanwhile (the step is then not to be answered).
-    pub async fn record_step(&self, from: GameRef) -> Result<(), ApiError> {
+    /// Records an accepted step from `from` that left the game at `to` (after the bots' actions
+    /// too), atomically: `409 stale-state` when the game has moved on meanwhile (the step is then
+    /// not to be answered).
+    pub async fn record_step(&self, from: GameRef, to: GameRef) -> Result<(), ApiError> {
         let Some(guard) = &self.guard else {
             return Ok(());
         };
-        if guard.advance(from).await.map_err(guard_down)? {
+        if guard.advance(from, to.moves).await.map_err(guard_down)? {
             Ok(())
         } else {
             Err(stale(from))

@@ -39,9 +39,14 @@ threads: a request that waits too long for one gets `503 server-busy` with `Retr
 and the hooks of one request share one budget of time and operations (`422 script-error` \
 beyond it).\n\n\
 A server started with `--seat-keys` binds play to seats: the deal's answer holds one key per \
-seat (`seats`), `step` and `view` need `Authorization: Bearer <key>` (the `seat_key` scheme), and \
-every answer shows only what the key's seat may see. Without seat keys no key is needed. A \
-server with a replay guard refuses a state older than its game's latest (`409 stale-state`).",
+human seat (`seats`), `step`, `view` and `suggest` need `Authorization: Bearer <key>` (the \
+`seat_key` scheme), and every answer shows only what the key's seat may see. Without seat keys no \
+key is needed. A server with a replay guard refuses a state older than its game's latest (`409 \
+stale-state`).\n\n\
+Opponents: a deal may name `bots` (seat → level `random`, `basic` or `strong`); the server then \
+plays those seats within every request, from their own seat's view, until a human seat must act \
+or the match is over, and `events` include their actions. `POST /v1/games/suggest` answers what a \
+bot of a level would play for the seat to act (a hint, or an opponent a client runs itself).",
         license(name = "MIT OR Apache-2.0"),
     ),
     components(schemas(State, super::error::Problem)),
@@ -106,6 +111,9 @@ fn add_real_examples(doc: &mut Value) {
         if let Some(s) = doc.pointer_mut(&format!("/components/schemas/{schema}")) {
             s["examples"] = Value::Array(examples.into_values().collect());
         }
+    }
+    if let Some(s) = doc.pointer_mut("/components/schemas/Decision") {
+        s["examples"] = Value::Array(real.decisions.into_values().collect());
     }
 }
 
@@ -364,7 +372,7 @@ fn examples() -> Vec<(&'static str, Value)> {
         ),
         (
             "NewGameRequest",
-            json!({"ruleset": "straight-gin", "target": "single_hand", "seed": 42}),
+            json!({"ruleset": "straight-gin", "target": "single_hand", "seed": 42, "bots": {"1": "strong"}}),
         ),
         ("RulesetChoice", json!("standard")),
         (
@@ -372,6 +380,10 @@ fn examples() -> Vec<(&'static str, Value)> {
             json!({"state": SEALED_EXAMPLE, "action": action}),
         ),
         ("ViewRequest", json!({"state": SEALED_EXAMPLE, "seat": 1})),
+        (
+            "SuggestRequest",
+            json!({"state": SEALED_EXAMPLE, "seat": 0, "level": "strong"}),
+        ),
     ]
 }
 
@@ -601,6 +613,19 @@ pub fn example_error(code: &str) -> Option<ApiError> {
         "invalid-target" => ApiError::InvalidTarget(
             "a target of 0 points would end the match before it starts".into(),
         ),
+        "unknown-level" | "no-human-seat" => {
+            let bots = match code {
+                "unknown-level" => [("1", "expert")].as_slice(),
+                _ => &[("0", "basic"), ("1", "strong")],
+            };
+            let bots = bots
+                .iter()
+                .map(|&(s, l)| (s.to_string(), l.to_string()))
+                .collect();
+            return super::bots::parse_bots(Some(&bots), 2).err();
+        }
+        "bot-seat" => super::bots::bot_seat(1),
+        "not-your-turn" => super::bots::not_to_act(1, &[0]),
         "payload-too-large" => ApiError::PayloadTooLarge {
             limit: super::BODY_LIMIT,
         },
@@ -741,6 +766,9 @@ mod tests {
                 "Event" => serde_json::from_value::<crate::engine::Event>(ex).is_ok(),
                 "Phase" => serde_json::from_value::<crate::engine::Phase>(ex).is_ok(),
                 "NewGameRequest" => serde_json::from_value::<games::NewGameRequest>(ex).is_ok(),
+                "SuggestRequest" => {
+                    serde_json::from_value::<crate::api::bots::SuggestRequest>(ex).is_ok()
+                }
                 _ => true,
             };
             assert!(ok, "the example of {name} does not parse");

@@ -14,7 +14,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::path::{HttpMethod, Operation};
 use utoipa::openapi::schema::Schema;
 
-use super::{games, hands, health, rulesets};
+use super::{bots, games, hands, health, rulesets};
 
 /// The errors of every route that reads a JSON body.
 const BODY: &[&str] = &[
@@ -56,6 +56,9 @@ pub fn routes() -> Vec<Route> {
                 "script-error",
                 "unknown-seat",
                 "invalid-target",
+                "unknown-level",
+                "no-human-seat",
+                "bot-seat",
                 "deck-not-allowed",
                 "state-too-large",
                 "internal-error",
@@ -77,6 +80,16 @@ pub fn routes() -> Vec<Route> {
             .errors(ENGINE)
             .errors(STATE)
             .errors(&["unknown-seat", "internal-error"]),
+        Route::of(bots::suggest)
+            .errors(BODY)
+            .errors(ENGINE)
+            .errors(STATE)
+            .errors(&[
+                "unknown-seat",
+                "unknown-level",
+                "not-your-turn",
+                "internal-error",
+            ]),
         Route::of(rulesets::list),
         Route::of(rulesets::check)
             .errors(BODY)

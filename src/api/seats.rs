@@ -82,10 +82,11 @@ impl SeatKeys {
         URL_SAFE_NO_PAD.encode(bytes)
     }
 
-    /// One key per seat.
-    pub fn issue(&self, id: GameId, seats: usize) -> Vec<SeatKey> {
-        (0..seats as Seat)
-            .map(|seat| SeatKey {
+    /// One key per seat of `seats`.
+    pub fn issue(&self, id: GameId, seats: &[Seat]) -> Vec<SeatKey> {
+        seats
+            .iter()
+            .map(|&seat| SeatKey {
                 seat,
                 key: self.key(id, seat),
             })
@@ -159,7 +160,7 @@ mod tests {
     fn a_key_opens_its_seat_of_its_game_only() {
         let k = keys(A);
         let (g1, g2) = (GameId([1; 16]), GameId([2; 16]));
-        let issued = k.issue(g1, 2);
+        let issued = k.issue(g1, &[0, 1]);
         assert_eq!(issued.len(), 2);
         assert!(k.check(&issued[0].key, g1, 0, 2).is_ok());
         assert!(k.check(&issued[1].key, g1, 1, 2).is_ok());

@@ -1,11 +1,13 @@
-//! Examples of every action and event for the OpenAPI document, taken from real games of the
-//! built-in rulesets (seeded, so the document is the same at every build), never written by hand.
+//! Examples of every action and event, and of the bots' decisions, for the OpenAPI document, taken
+//! from real games of the built-in rulesets (seeded, so the document is the same at every build),
+//! never written by hand.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::engine::NewGame;
+use crate::bot::{Level, decide_for};
+use crate::engine::{NewGame, apply, new_game};
 use crate::rules::Catalog;
 use crate::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
 use crate::sample;
@@ -15,6 +17,8 @@ pub struct Examples {
     pub actions: BTreeMap<String, Value>,
     pub events: BTreeMap<String, Value>,
     pub phases: BTreeMap<String, Value>,
+    /// What the `strong` bot plays, one decision per kind of action.
+    pub decisions: BTreeMap<String, Value>,
 }
 
 /// The games the examples come from: enough forms for every event and phase to occur (the last
@@ -39,6 +43,7 @@ pub fn collect() -> Examples {
         actions: BTreeMap::new(),
         events: BTreeMap::new(),
         phases: BTreeMap::new(),
+        decisions: BTreeMap::new(),
     };
     for (id, options, target, stock_end) in GAMES {
         let reference = RulesetRef {
@@ -79,7 +84,44 @@ pub fn collect() -> Examples {
             );
         }
     }
+    record_decisions(&catalog, &mut out);
     out
+}
+
+/// Hands of Standard where the `strong` bot plays every seat, its decisions kept by kind of action.
+fn record_decisions(catalog: &Catalog, out: &mut Examples) {
+    let reference = RulesetRef {
+        id: "standard".into(),
+        options: Vec::new(),
+        authored: None,
+    };
+    let Ok(variant) = catalog.resolve(&reference) else {
+        return;
+    };
+    let (rules, hooks) = (&variant.ruleset, variant.hooks.as_ref());
+    for seed in 0..20 {
+        let mut game = NewGame::seeded(reference.clone(), seed);
+        game.target = Some(Target::SingleHand);
+        let Ok(dealt) = new_game(rules, hooks, game) else {
+            continue;
+        };
+        let mut state = dealt.state;
+        let mut events = Vec::new();
+        while !state.is_between_hands() {
+            let Some(&seat) = state.to_act().first() else {
+                break;
+            };
+            let Some(decision) = decide_for(Level::Strong, rules, &state, seat) else {
+                break;
+            };
+            out.decisions
+                .entry(decision.action.type_name().to_string())
+                .or_insert_with(|| serde_json::to_value(&decision).unwrap_or(Value::Null));
+            if apply(rules, hooks, &mut state, &decision.action, &mut events).is_err() {
+                break;
+            }
+        }
+    }
 }
 
 fn record_events(out: &mut Examples, events: &[crate::engine::Event]) {

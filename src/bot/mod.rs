@@ -2,6 +2,7 @@
 //! opponent's unseen cards): `random`, `basic` and `strong`. Every rule they need comes from the
 //! `Ruleset`, so they play any built-in or authored ruleset and every form.
 
+mod autoplay;
 mod basic;
 mod random;
 mod seen;
@@ -15,9 +16,13 @@ use serde::{Deserialize, Serialize};
 use crate::engine::{Action, SeatView, State, view};
 use crate::ruleset::{Ruleset, Seat};
 
+pub use autoplay::{MAX_BOT_ACTIONS, play_bots};
 pub use seen::Seen;
 
-/// How well a bot plays.
+/// How well a bot plays: `random` draws and discards at random and goes out whenever it can;
+/// `basic` takes a discard that lowers its deadwood, discards its costliest card and knocks as soon
+/// as it may; `strong` counts the cards it has seen, values draws and discards by the melds still
+/// possible, keeps back cards the opponent wants and weighs knocking now against playing on.
 #[derive(
     Clone,
     Copy,
@@ -33,6 +38,7 @@ pub use seen::Seen;
     utoipa::ToSchema,
 )]
 #[serde(rename_all = "snake_case")]
+#[schema(example = "strong")]
 pub enum Level {
     /// Draws and discards at random; goes out whenever it can.
     Random,
@@ -82,7 +88,9 @@ impl FromStr for Level {
 /// What a bot plays, and why in a sentence a player understands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct Decision {
+    /// The action, one of the seat's legal actions, accepted verbatim by `POST /v1/games/step`.
     pub action: Action,
+    /// Why the bot plays it, in a sentence a player understands.
     pub why: String,
 }
 

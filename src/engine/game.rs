@@ -74,6 +74,7 @@ pub fn new_game(rules: &Ruleset, hooks: &dyn Hooks, game: NewGame) -> Result<Ste
         record: Arc::new(MatchRecord::new(layout)),
         tables: Vec::new(),
         winners: None,
+        bots: Default::default(),
     };
     let events = deal_all(rules, hooks, &mut state, dealer, &game.decks)?;
     Ok(Stepped { state, events })

@@ -1,9 +1,11 @@
 //! The whole of a game: everything a server needs to continue it travels in a `State`.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::bot::Level;
 use crate::cards::{Card, CardSet};
 use crate::hooks::{GameScore, MatchLayout};
 use crate::melds::LayOff;
@@ -41,6 +43,11 @@ pub struct State {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Vec<u8>>)]
     pub winners: Option<Vec<Seat>>,
+    /// The seats the server plays, and at which level (keys are seat numbers); left out when
+    /// every seat is a human's.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[schema(value_type = BTreeMap<String, Level>, example = json!({"1": "strong"}))]
+    pub bots: BTreeMap<Seat, Level>,
 }
 
 /// One hand in play: two players (by role), the cards and the phase.

@@ -17,10 +17,10 @@ use gin_rules::api::{AppState, Catalog, Sealer};
 
 use api_support::*;
 
-const A: &[u8] = b"secret A: at least thirty-two bytes of it";
+pub(crate) const A: &[u8] = b"secret A: at least thirty-two bytes of it";
 const B: &[u8] = b"secret B: at least thirty-two bytes of it";
 
-fn seat_key_app(secrets: &[&[u8]], guard: bool) -> AppState {
+pub(crate) fn seat_key_app(secrets: &[&[u8]], guard: bool) -> AppState {
     let text = secrets.join(&b'\n');
     let mut state = AppState::new(Catalog::builtin(), Some(Sealer::new(&text).unwrap()))
         .with_seat_keys()
@@ -35,7 +35,7 @@ fn seat_key_app(secrets: &[&[u8]], guard: bool) -> AppState {
 }
 
 /// Opens a sealed state with `secret` (what the test may know and a client may not).
-fn open(secret: &[u8], token: &Value) -> Value {
+pub(crate) fn open(secret: &[u8], token: &Value) -> Value {
     let bytes = Sealer::new(secret)
         .unwrap()
         .open_bytes(token.as_str().expect("a sealed token"))
@@ -43,7 +43,12 @@ fn open(secret: &[u8], token: &Value) -> Value {
     serde_json::from_slice(&bytes).unwrap()
 }
 
-async fn post_as<S, B>(app: &Client<S>, path: &str, key: Option<&str>, body: &Value) -> Answer
+pub(crate) async fn post_as<S, B>(
+    app: &Client<S>,
+    path: &str,
+    key: Option<&str>,
+    body: &Value,
+) -> Answer
 where
     S: Service<Request, Response = ServiceResponse<B>, Error = actix_web::Error>,
     B: MessageBody,
@@ -62,7 +67,7 @@ where
     a
 }
 
-fn keys_of(snap: &Value) -> BTreeMap<u64, String> {
+pub(crate) fn keys_of(snap: &Value) -> BTreeMap<u64, String> {
     snap["seats"]
         .as_array()
         .expect("seat keys in the deal's answer")
@@ -76,7 +81,7 @@ fn keys_of(snap: &Value) -> BTreeMap<u64, String> {
         .collect()
 }
 
-fn set(v: &Value) -> BTreeSet<String> {
+pub(crate) fn set(v: &Value) -> BTreeSet<String> {
     v.as_array()
         .map(|a| {
             a.iter()
@@ -88,7 +93,7 @@ fn set(v: &Value) -> BTreeSet<String> {
 
 /// Every card string anywhere in `v`, but under the key `upcard` (the hand's first upcard, which
 /// everyone saw, wherever it is now).
-fn cards_in(v: &Value, out: &mut BTreeSet<String>) {
+pub(crate) fn cards_in(v: &Value, out: &mut BTreeSet<String>) {
     match v {
         Value::String(s) if is_card(s) => {
             out.insert(s.clone());
@@ -107,7 +112,7 @@ fn cards_in(v: &Value, out: &mut BTreeSet<String>) {
 
 /// The cards `seat` may not see in `state` (plain JSON): the stock, and while a hand is played,
 /// the cards of the other players that they did not take from the discard pile or show in melds.
-fn hidden_from(state: &Value, seat: u64) -> BTreeSet<String> {
+pub(crate) fn hidden_from(state: &Value, seat: u64) -> BTreeSet<String> {
     let mut hidden = BTreeSet::new();
     for table in state["tables"].as_array().unwrap() {
         hidden.extend(set(&table["stock"]));
@@ -134,7 +139,7 @@ fn hidden_from(state: &Value, seat: u64) -> BTreeSet<String> {
 }
 
 /// Fails when the answer's whole body shows a card `seat` may not see in `state`.
-fn assert_no_leak(body: &Value, state: &Value, seat: u64, what: &str) {
+pub(crate) fn assert_no_leak(body: &Value, state: &Value, seat: u64, what: &str) {
     let mut seen = BTreeSet::new();
     cards_in(body, &mut seen);
     let hidden = hidden_from(state, seat);
@@ -146,7 +151,7 @@ fn assert_no_leak(body: &Value, state: &Value, seat: u64, what: &str) {
 }
 
 /// The greedy player's choice for `seat` from its own view alone.
-fn choose_from_view(view: &Value, seat: u64, rng: &mut Rng) -> Value {
+pub(crate) fn choose_from_view(view: &Value, seat: u64, rng: &mut Rng) -> Value {
     let mut views = vec![Value::Null; seat as usize + 1];
     views[seat as usize] = view.clone();
     choose(
@@ -294,7 +299,7 @@ async fn each_seat_plays_a_whole_match_with_its_own_key_and_sees_only_its_cards(
     assert!(end["winners"].is_array());
 }
 
-fn state_to_act(state: &Value) -> Vec<u64> {
+pub(crate) fn state_to_act(state: &Value) -> Vec<u64> {
     let tables = state["tables"].as_array().unwrap();
     if tables.iter().all(|t| t["phase"]["name"] == "over") {
         return vec![0, 1];

@@ -4,7 +4,7 @@
 use crate::cards::CardSet;
 use crate::hooks::{TableSeating, check_seating};
 use crate::melds;
-use crate::ruleset::{Ruleset, StockEnd};
+use crate::ruleset::{Ruleset, Seat, StockEnd};
 
 use super::super::state::{Knock, Outcome, Phase, State, Table};
 use super::{drawn_from_stock, stock_at_deal};
@@ -30,6 +30,19 @@ pub(super) fn check_seats(rules: &Ruleset, state: &State, p: &mut Vec<String>) {
         .collect();
     if let Err(e) = check_seating(&seatings, seats) {
         p.push(format!("the tables are wrong: {e}"));
+    }
+    check_bots(state, seats, p);
+}
+
+/// Bots play seats of the game, and leave at least one seat to a human.
+fn check_bots(state: &State, seats: Seat, p: &mut Vec<String>) {
+    if let Some((&seat, _)) = state.bots.iter().find(|&(&s, _)| s >= seats) {
+        p.push(format!(
+            "bots: seat {seat} is not a seat of this game (seats 0 to {})",
+            seats.saturating_sub(1)
+        ));
+    } else if !state.bots.is_empty() && state.bots.len() >= usize::from(seats) {
+        p.push("bots: every seat is a bot's, and a game needs a human seat".into());
     }
 }
 

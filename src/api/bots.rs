@@ -1,0 +1,171 @@
+//! Bots over HTTP: the `bots` of a deal (seats the server plays within every request), and
+//! `POST /v1/games/suggest` (what a bot of a level would play for a seat now).
+
+use std::collections::BTreeMap;
+
+use actix_web::{HttpRequest, HttpResponse, post, web};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::bot::{self, Decision, Level};
+use crate::engine::{GameRef, State, StepError};
+use crate::ruleset::Seat;
+
+use super::games::{json_answer, to_json};
+use super::{ApiError, AppState, StateInput, Variant};
+
+/// The `bots` of a deal, read and checked against the game's `seats`: each key a seat of the
+/// game, each value a level, and one seat at least left to a human.
+pub fn parse_bots(
+    asked: Option<&BTreeMap<String, String>>,
+    seats: u8,
+) -> Result<BTreeMap<Seat, Level>, ApiError> {
+    let mut bots = BTreeMap::new();
+    let range = || format!("this game has seats 0 to {}", seats.saturating_sub(1));
+    for (key, level) in asked.into_iter().flatten() {
+        let seat: Seat = key
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&s| s < seats)
+            .ok_or_else(|| {
+                ApiError::UnknownSeat(format!(
+                    "bots: {:?} is not a seat of this game: {}",
+                    crate::rules::limits::shown(key),
+                    range()
+                ))
+            })?;
+        let level: Level = level.parse().map_err(|e: bot::UnknownLevel| {
+            ApiError::UnknownLevel(format!(
+                "bots: seat {seat}: {:?} is not a bot level: random, basic or strong",
+                crate::rules::limits::shown(&e.0)
+            ))
+        })?;
+        if bots.insert(seat, level).is_some() {
+            return Err(ApiError::InvalidJson(format!(
+                "bots names seat {seat} twice"
+            )));
+        }
+    }
+    if !bots.is_empty() && bots.len() >= usize::from(seats) {
+        return Err(ApiError::NoHumanSeat(format!(
+            "bots: every seat of this game ({seats}) would be a bot, and then nobody could ever \
+             act: leave at least one seat out of bots (to watch bots play each other, use \
+             gin-rules play --bots)"
+        )));
+    }
+    Ok(bots)
+}
+
+/// `as_seat` names a bot's seat: nobody sees a bot's hand.
+pub fn bot_seat(seat: Seat) -> ApiError {
+    ApiError::BotSeat(format!(
+        "as_seat {seat}: that seat is played by a bot, and nobody sees a bot's hand: name a seat \
+         left to a human"
+    ))
+}
+
+/// Plays the bot seats of `state` (see [`bot::play_bots`]), appending their actions to `events`.
+pub fn play_bots(
+    variant: &Variant,
+    state: &mut State,
+    events: &mut Vec<crate::engine::Event>,
+) -> Result<(), ApiError> {
+    bot::play_bots(&variant.ruleset, variant.hooks.as_ref(), state, events)
+        .map(drop)
+        .map_err(|e| match e {
+            StepError::Illegal(e) => {
+                tracing::error!(error = %e, "a bot chose an action the engine refuses");
+                ApiError::Internal(format!("a bot chose an action the engine refuses: {e}"))
+            }
+            e => ApiError::from_step(e, Vec::new),
+        })
+}
+
+/// A request for a bot's suggestion.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SuggestRequest {
+    /// The `state` of the last snapshot, verbatim.
+    #[schema(schema_with = super::openapi::state_schema)]
+    pub state: StateInput,
+    /// The seat to suggest an action for: a seat that is to act now.
+    #[schema(value_type = u8, example = 0)]
+    #[serde(deserialize_with = "crate::whole::u8")]
+    pub seat: Seat,
+    /// How well the suggesting bot plays: `random`, `basic` or `strong`.
+    #[schema(value_type = Level, example = "strong")]
+    pub level: String,
+}
+
+/// What a bot of `level` would play for `seat` now, deciding from that seat's view only (a hint
+/// for a player, or an opponent run by the client). The seat must be one that is to act now
+/// (`422 not-your-turn` otherwise). With seat keys, the key of that seat is needed.
+#[utoipa::path(
+    post,
+    path = "/v1/games/suggest",
+    tag = "games",
+    request_body = SuggestRequest,
+    responses((status = 200, description = "The action the bot would play, and why", body = Decision)),
+    security(("seat_key" = []), ())
+)]
+#[post("/v1/games/suggest")]
+pub async fn suggest(
+    req: HttpRequest,
+    app: web::Data<AppState>,
+    body: web::Json<SuggestRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let key = app.seat_key(&req)?.map(str::to_owned);
+    let body = body.into_inner();
+    let work = app.clone();
+    let (game, answer) = app
+        .gate
+        .run(move || advise(&work, key.as_deref(), body))
+        .await?;
+    app.check_fresh(game).await?;
+    Ok(json_answer(HttpResponse::Ok(), answer?))
+}
+
+/// The suggestion, or why there is none (told only if the state is not stale).
+fn advise(
+    app: &AppState,
+    key: Option<&str>,
+    body: SuggestRequest,
+) -> Result<(GameRef, Result<Vec<u8>, ApiError>), ApiError> {
+    let (state, variant) = app.open_state(&body.state)?;
+    let seat = body.seat;
+    if usize::from(seat) >= state.seats() {
+        return Err(ApiError::UnknownSeat(format!(
+            "there is no seat {seat}: this game has seats 0 to {}",
+            state.seats().saturating_sub(1)
+        )));
+    }
+    app.audience(key, &state, seat)?;
+    let level: Level = body.level.parse().map_err(|e: bot::UnknownLevel| {
+        ApiError::UnknownLevel(format!(
+            "{:?} is not a bot level: random, basic or strong",
+            crate::rules::limits::shown(&e.0)
+        ))
+    })?;
+    let answer = match bot::decide_for(level, &variant.ruleset, &state, seat) {
+        Some(decision) => to_json(&decision),
+        None => Err(not_to_act(seat, &state.to_act())),
+    };
+    Ok((state.game, answer))
+}
+
+/// `422 not-your-turn`: `seat` is not among the seats to act, `to_act`.
+pub fn not_to_act(seat: Seat, to_act: &[Seat]) -> ApiError {
+    let detail = match to_act {
+        [] => "the match is over: no seat acts, so there is nothing to suggest".to_string(),
+        [one] => format!("seat {seat} has nothing to do now: seat {one} is to act"),
+        many => format!(
+            "seat {seat} has nothing to do now: seats {} are to act",
+            many.iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(" and ")
+        ),
+    };
+    ApiError::NotYourTurn(detail)
+}

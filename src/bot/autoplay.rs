@@ -1,0 +1,45 @@
+//! The server's bots: the seats a game's state names in `bots` are played, each from its own
+//! seat's view, whenever they are to act, until a human seat must act or the match is over.
+
+use crate::engine::{Event, State, StepError, apply};
+use crate::hooks::Hooks;
+use crate::ruleset::{Ruleset, Seat};
+
+use super::decide_for;
+
+/// Bot actions one call plays at most: far more than a hand takes, so only a hand that never
+/// ends (bots passing a reshuffled stock back and forth) stops here.
+pub const MAX_BOT_ACTIONS: usize = 2_000;
+
+/// Plays the bot seats of `state` that are to act, appending what they did to `events`, until no
+/// bot is to act, the hand is over at every table (a human deals the next one) or the match is
+/// over. Bots at a table without a human play on while a human elsewhere is to act. Returns how
+/// many actions the bots played.
+pub fn play_bots(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    state: &mut State,
+    events: &mut Vec<Event>,
+) -> Result<usize, StepError> {
+    let mut played = 0;
+    while played < MAX_BOT_ACTIONS {
+        let Some((seat, decision)) = next_bot(rules, state) else {
+            break;
+        };
+        debug_assert_eq!(decision.action.seat, seat);
+        apply(rules, hooks, state, &decision.action, events)?;
+        played += 1;
+    }
+    Ok(played)
+}
+
+/// The first bot seat to act, with what it plays; `None` when no bot acts now.
+fn next_bot(rules: &Ruleset, state: &State) -> Option<(Seat, super::Decision)> {
+    if state.bots.is_empty() || state.is_over() || state.is_between_hands() {
+        return None;
+    }
+    state.to_act().into_iter().find_map(|seat| {
+        let level = *state.bots.get(&seat)?;
+        decide_for(level, rules, state, seat).map(|d| (seat, d))
+    })
+}
