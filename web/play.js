@@ -616,7 +616,9 @@ function renderHand() {
     box.append(g);
   }
   let dw = "";
-  if (v.result) {
+  if (v.sitting_out) {
+    dw = "you sit out this hand";
+  } else if (v.result) {
     dw = `deadwood ${v.result.deadwood[v.seat]} as scored`;
   } else if (a && v.hand.length === 11) {
     dw = `deadwood ${a.deadwood} after discarding ${a.best_discards.map(cardText).join(" or ")}`;
@@ -624,7 +626,7 @@ function renderHand() {
     dw = `deadwood ${v.deadwood}`;
   }
   $("hand-title").textContent = G.hotseat ? `Seat ${G.seat}'s hand` : "Your hand";
-  $("deadwood").textContent = dw ? `· ${dw}` : (v.sitting_out ? "· you sit out this hand" : "");
+  $("deadwood").textContent = dw ? `· ${dw}` : "";
   $("deadwood").dataset.deadwood = a && v.hand.length === 11 ? a.deadwood : (v.deadwood ?? "");
 }
 
@@ -712,6 +714,7 @@ function renderEvents() {
   for (const e of G.snap.events) {
     const li = document.createElement("li");
     li.dataset.type = e.type;
+    if (e.upcard) li.dataset.upcard = e.upcard;
     li.textContent = eventText(e, multi);
     list.append(li);
   }

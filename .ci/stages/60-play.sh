@@ -39,7 +39,7 @@ START=$(date +%s)
 if ! "$VENV/bin/python" tests/browser/play_page.py "http://127.0.0.1:$PLAIN_PORT" \
     "http://127.0.0.1:$KEYED_PORT" "$SHOTS"; then
     echo "play: the browser tests failed; server logs:" >&2
-    tail -20 "$WORK/plain.log" "$WORK/keyed.log" >&2
+    tail -n 20 "$WORK/plain.log" "$WORK/keyed.log" >&2
     exit 1
 fi
 echo "play: browser tests took $(($(date +%s) - START)) s; screenshots in $SHOTS:"
