@@ -12,8 +12,10 @@
 # a free loopback port; skipped when redis-server is missing), and the ratio of the two.
 #
 # `scripts/load.sh soak` instead runs one long test: $SOAK seconds (60) of plain steps at full speed,
-# then reports the errors (none allowed) and the server's resident memory after a warm-up and at
-# the end (it must stay flat: at most a quarter more, or 8 MB, whichever is larger).
+# then reports the errors (none allowed) and the server's resident memory, threads and the load
+# average after a warm-up, half-way and at the end, with the verdict: flat when the second half
+# added at most 2 MB and the whole soak at most a quarter of the memory after the warm-up (or
+# 8 MB, whichever is larger); else the script fails.
 #
 # Environment: PORT (18080), DURATION (10s), CONNECTIONS (64), RATE (10000), WORKERS (one per core),
 # GAME_CONNECTIONS (16, for step_load), BIN (a server binary; default: cargo build --release),
@@ -152,45 +154,74 @@ rss() {
 }
 
 rss_kb() {
-    ps -o rss= -p "$SERVER_PID" | tr -d ' '
+    awk '/^VmRSS/ {print $2}' "/proc/$SERVER_PID/status"
+}
+
+# Resident memory, threads and the load average, on one line.
+server_line() {
+    local anon threads
+    anon=$(awk '/^RssAnon/ {print $2}' "/proc/$SERVER_PID/status")
+    threads=$(ls "/proc/$SERVER_PID/task" | wc -l)
+    echo "RSS $(($(rss_kb) / 1024)) MB (anonymous $((anon / 1024)) MB), $threads threads, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
 soak() {
-    local seconds=${SOAK:-60} out start_kb end_kb idle_kb errors
+    local seconds=${SOAK:-60} out start_kb mid_kb end_kb errors load_pid
     echo "== soak: $seconds s of plain steps at full speed, $CONNECTIONS connections, $(nproc) cores ($TOOL)"
+    echo "== machine: load average $(cut -d' ' -f1-3 /proc/loadavg)"
     start_server ""
-    idle_kb=$(rss_kb)
+    echo "   idle:              $(server_line)"
     make_body "$WORK/plain.json"
     # Warm-up: the allocator and the connection buffers settle first.
     DURATION=5s run_load "warm-up, 5 s" "$WORK/plain.json" "" >/dev/null
     start_kb=$(rss_kb)
+    echo "   after the warm-up: $(server_line)"
     if [[ "$TOOL" == oha ]]; then
-        out=$(oha --no-tui -z "${seconds}s" -c "$CONNECTIONS" -m POST -H 'content-type: application/json' \
-            -D "$WORK/plain.json" "http://$ADDR/v1/games/step")
-        errors=$(awk '/Status code distribution/{on=1; next} on && /\[[0-9]+\]/{gsub(/[\[\]]/,"",$1); if ($1 != "200") n += $2} /Error distribution/{on=0} END{print n+0}' <<<"$out")
-        errors=$((errors + $(awk '/Error distribution/{on=1; next} on && /\[[0-9]+\]/{gsub(/[\[\]]/,"",$1); n += $1} END{print n+0}' <<<"$out")))
-        grep -E 'Success rate|Requests/sec|(50|99)(\.00)?% in' <<<"$out" || true
+        oha --no-tui -z "${seconds}s" -c "$CONNECTIONS" -m POST -H 'content-type: application/json' \
+            -D "$WORK/plain.json" "http://$ADDR/v1/games/step" >"$WORK/soak.txt" &
     else
         cat >"$WORK/post.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["content-type"] = "application/json"
 local f = io.open("$WORK/plain.json", "rb"); wrk.body = f:read("*a"); f:close()
 LUA
-        out=$(wrk -t2 -c "$CONNECTIONS" -d "${seconds}s" --latency -s "$WORK/post.lua" "http://$ADDR/v1/games/step")
+        wrk -t2 -c "$CONNECTIONS" -d "${seconds}s" --timeout 10s --latency -s "$WORK/post.lua" \
+            "http://$ADDR/v1/games/step" >"$WORK/soak.txt" &
+    fi
+    load_pid=$!
+    sleep $((seconds / 2))
+    mid_kb=$(rss_kb)
+    echo "   after $((seconds / 2)) s:       $(server_line)"
+    wait "$load_pid"
+    end_kb=$(rss_kb)
+    echo "   after $seconds s:       $(server_line)"
+    out=$(cat "$WORK/soak.txt")
+    if [[ "$TOOL" == oha ]]; then
+        errors=$(awk '/Status code distribution/{on=1; next} on && /\[[0-9]+\]/{gsub(/[\[\]]/,"",$1); if ($1 != "200") n += $2} /Error distribution/{on=0} END{print n+0}' <<<"$out")
+        errors=$((errors + $(awk '/Error distribution/{on=1; next} on && /\[[0-9]+\]/{gsub(/[\[\]]/,"",$1); n += $1} END{print n+0}' <<<"$out")))
+        grep -E 'Success rate|Requests/sec|(50|99)(\.00)?% in' <<<"$out" || true
+    else
         errors=$(( $(sed -n 's/.*Non-2xx or 3xx responses: *\([0-9]*\).*/\1/p' <<<"$out" | head -1 | grep . || echo 0) ))
         errors=$((errors + $(sed -n 's/.*Socket errors: connect \([0-9]*\), read \([0-9]*\), write \([0-9]*\), timeout \([0-9]*\).*/\1+\2+\3+\4/p' <<<"$out" | head -1 | grep . || echo 0) ))
-        grep -E 'Requests/sec|Transfer|^ +(50|99)%|requests in' <<<"$out" || true
+        grep -E 'Requests/sec|^ +(50|99)%|requests in|Latency' <<<"$out" || true
     fi
-    end_kb=$(rss_kb)
     stop_server
-    echo "== soak: $errors errors; server RSS idle $((idle_kb / 1024)) MB, after the warm-up $((start_kb / 1024)) MB, at the end $((end_kb / 1024)) MB"
+    # Flat: the second half grows by at most 2 MB, the whole soak by at most a quarter of the
+    # memory after the warm-up or 8 MB, whichever is larger.
     local allowed=$((start_kb / 4 > 8192 ? start_kb / 4 : 8192))
+    local verdict=flat
+    if [[ $((end_kb - mid_kb)) -gt 2048 || $((end_kb - start_kb)) -gt $allowed ]]; then
+        verdict="GROWING"
+    fi
+    echo "== soak: $errors errors; server RSS $((start_kb / 1024)) MB after the warm-up," \
+        "$((mid_kb / 1024)) MB after $((seconds / 2)) s, $((end_kb / 1024)) MB at the end: $verdict"
     if [[ $errors -ne 0 ]]; then
-        echo "the soak had errors" >&2
+        echo "FAILED: the soak had errors" >&2
         exit 1
     fi
-    if [[ $((end_kb - start_kb)) -gt $allowed ]]; then
-        echo "resident memory grew by $(((end_kb - start_kb) / 1024)) MB during the soak" >&2
+    if [[ "$verdict" != flat ]]; then
+        echo "FAILED: resident memory grew by $(((end_kb - start_kb) / 1024)) MB during the soak" \
+            "($(((end_kb - mid_kb) / 1024)) MB in its second half)" >&2
         exit 1
     fi
 }

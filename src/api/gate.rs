@@ -1,6 +1,6 @@
 //! What keeps one request from holding up the others: engine work (rulesets, hooks, the meld
-//! solver) runs on a pool of blocking threads behind a fixed number of permits, never on the
-//! async workers that answer `/healthz`; the hooks of a request share one budget; request bodies
+//! solver) runs on a fixed set of engine threads behind as many permits, never on the async
+//! workers that answer `/healthz`; the hooks of a request share one budget; request bodies
 //! must be JSON and arrive in time; a deal's state must fit the next request.
 
 use std::io;
@@ -24,6 +24,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::rules::hooks::{Budget, with_budget};
 
+use super::pool::EnginePool;
 use super::snapshot::StateOutput;
 use super::{ApiError, AppState, BODY_LIMIT};
 
@@ -55,6 +56,7 @@ impl Default for Limits {
 #[derive(Clone, Debug)]
 pub struct Gate {
     permits: Arc<Semaphore>,
+    pool: Arc<EnginePool>,
     limits: Limits,
 }
 
@@ -65,6 +67,7 @@ impl Gate {
     pub fn new(limits: Limits) -> Gate {
         Gate {
             permits: Arc::new(Semaphore::new(limits.engine_threads)),
+            pool: Arc::new(EnginePool::new(limits.engine_threads)),
             limits,
         }
     }
@@ -94,8 +97,9 @@ impl Gate {
         }
     }
 
-    /// Runs `work` on a blocking thread once a permit is free, with one script budget for every
-    /// hook it calls.
+    /// Runs `work` on an engine thread once a permit is free, with one script budget for every
+    /// hook it calls. The permit goes with the work: a request dropped while waiting for its
+    /// answer frees it only when the work is done.
     pub async fn run<T, F>(&self, work: F) -> Result<T, ApiError>
     where
         F: FnOnce() -> Result<T, ApiError> + Send + 'static,
@@ -103,44 +107,16 @@ impl Gate {
     {
         let permit = self.acquire().await?;
         let budget = self.limits.script_budget;
-        web::block(move || {
-            let _permit = permit;
-            yield_to_workers();
-            with_budget(budget, work)
-        })
-        .await
-        .map_err(|e| {
-            tracing::error!(error = %e, "engine work failed");
-            ApiError::Internal("the engine work of this request failed".into())
-        })?
-    }
-}
-
-/// The niceness of engine threads: when the CPUs are busy with engine work, the workers that
-/// answer `/healthz` and read requests (niceness 0) still get them at once.
-pub const ENGINE_NICENESS: i32 = 10;
-
-/// Lowers the priority of the calling (engine) thread to [`ENGINE_NICENESS`], once per thread.
-fn yield_to_workers() {
-    #[cfg(target_os = "linux")]
-    {
-        thread_local! {
-            static LOWERED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-        }
-        if !LOWERED.with(|l| l.replace(true)) {
-            // SAFETY: setpriority and gettid take plain integers and touch no memory of ours;
-            // on Linux, PRIO_PROCESS with a thread id sets that thread's niceness alone.
-            let r = unsafe {
-                libc::setpriority(
-                    libc::PRIO_PROCESS,
-                    libc::gettid() as libc::id_t,
-                    ENGINE_NICENESS,
-                )
-            };
-            if r != 0 {
-                tracing::debug!("engine thread niceness unchanged");
-            }
-        }
+        self.pool
+            .run(move || {
+                let _permit = permit;
+                with_budget(budget, work)
+            })
+            .await
+            .map_err(|e| {
+                tracing::error!(error = %e, "engine work failed");
+                ApiError::Internal("the engine work of this request failed".into())
+            })?
     }
 }
 

@@ -23,6 +23,7 @@ pub mod hands;
 pub mod health;
 pub mod openapi;
 pub mod play;
+pub mod pool;
 pub mod routes;
 pub mod rulesets;
 pub mod seal;
@@ -33,7 +34,7 @@ pub mod snapshot;
 mod spec_examples;
 mod spec_unions;
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use actix_web::dev::ServiceResponse;
 use actix_web::http::StatusCode;
@@ -360,24 +361,32 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
 /// The methods of the routes `path` matches; a route without parameters that matches hides the
 /// patterns that would also match (`/v1/rulesets/check` is not the ruleset `check`).
 fn allowed_methods(path: &str) -> Vec<&'static str> {
-    let matching = || {
-        let page = play::ROUTES.iter().map(|p| (*p, "GET"));
-        routes::table()
-            .iter()
-            .map(|(p, m)| (p.as_str(), *m))
-            .chain(page)
-            .filter(|(pattern, _)| actix_web::dev::ResourceDef::new(*pattern).is_match(path))
-    };
+    let matching = || ROUTE_DEFS.iter().filter(|(def, _)| def.is_match(path));
     let exact: Vec<&str> = matching()
-        .filter(|(pattern, _)| !pattern.contains('{'))
-        .map(|(_, method)| method)
+        .filter(|(def, _)| def.pattern().is_some_and(|p| !p.contains('{')))
+        .map(|&(_, method)| method)
         .collect();
     if exact.is_empty() {
-        matching().map(|(_, method)| method).collect()
+        matching().map(|&(_, method)| method).collect()
     } else {
         exact
     }
 }
+
+/// The [`routes::table`] and the pages of [`play::ROUTES`] as matchers, built once: the body
+/// gate asks on every `POST`, and actix-router compiles a regular expression for a pattern with a
+/// parameter and leaks its parameter names on purpose each time it builds a matcher (the server's
+/// memory grew by about 40 bytes a request when they were built per request).
+static ROUTE_DEFS: LazyLock<Vec<(actix_web::dev::ResourceDef, &'static str)>> =
+    LazyLock::new(|| {
+        let pages = play::ROUTES.iter().map(|p| (*p, "GET"));
+        routes::table()
+            .iter()
+            .map(|(p, m)| (p.as_str(), *m))
+            .chain(pages)
+            .map(|(pattern, method)| (actix_web::dev::ResourceDef::new(pattern), method))
+            .collect()
+    });
 
 async fn not_found(req: HttpRequest) -> actix_web::HttpResponse {
     let path = req.path();
