@@ -244,6 +244,10 @@ def keyboard_and_phone(browser):
     check(width <= 390, f"the page is {width} px wide on a 390 px screen")
     moves = page.inner_text("#game-id")
     page.locator("body").focus()
+    page.keyboard.press("h")  # a hint: POST /v1/games/suggest for this seat
+    settle(page)
+    hint = page.inner_text("#hint-text") if page.locator("#hint-text").is_visible() else ""
+    check(hint.startswith("Hint (basic): "), f"no hint: {hint!r} {problem(page)}")
     for _ in range(3):
         if not legal(page, "#pass"):
             break
@@ -265,7 +269,7 @@ def keyboard_and_phone(browser):
     check(f"You discarded {card_text(chosen)}." in said, f"no discard of {chosen} in {said}")
     shot(page, "phone")
     no_errors(page)
-    return f"discarded {chosen} by keys; page width {width} px"
+    return f"{hint}; discarded {chosen} by keys; page width {width} px"
 
 
 CASES = [straight_gin_one_hand, standard_match_to_100, three_players, four_players,
