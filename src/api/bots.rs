@@ -102,8 +102,6 @@ pub struct SuggestRequest {
 /// for a player, or an opponent run by the client). The seat must be one that is to act now
 /// (`422 not-your-turn` otherwise). With seat keys, the key of that seat is needed.
 #[utoipa::path(
-    post,
-    path = "/v1/games/suggest",
     tag = "games",
     request_body = SuggestRequest,
     responses((status = 200, description = "The action the bot would play, and why", body = Decision)),
@@ -127,7 +125,7 @@ pub async fn suggest(
 }
 
 /// The suggestion, or why there is none (told only if the state is not stale).
-fn advise(
+pub(super) fn advise(
     app: &AppState,
     key: Option<&str>,
     body: SuggestRequest,

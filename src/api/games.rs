@@ -114,7 +114,8 @@ pub async fn create(
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
     let work = app.clone();
-    let body = app.gate.run(move || deal(&work, req)).await?;
+    let id = GameId(rand::random());
+    let body = app.gate.run(move || deal(&work, req, id)).await?;
     Ok(json_answer(HttpResponse::Created(), body))
 }
 
@@ -129,7 +130,8 @@ pub(super) fn to_json(value: &impl serde::Serialize) -> Result<Vec<u8>, ApiError
         .map_err(|e| ApiError::Internal(format!("the answer does not serialise: {e}")))
 }
 
-fn deal(app: &AppState, req: NewGameRequest) -> Result<Vec<u8>, ApiError> {
+/// The answer to a deal request, for a game with the id `id`.
+pub(super) fn deal(app: &AppState, req: NewGameRequest, id: GameId) -> Result<Vec<u8>, ApiError> {
     if app.seat_keys.is_some() && (req.deck.is_some() || req.decks.is_some()) {
         return Err(ApiError::DeckNotAllowed(
             "this server binds play to seats and deals only decks nobody can foresee: leave out \
@@ -175,7 +177,7 @@ fn deal(app: &AppState, req: NewGameRequest) -> Result<Vec<u8>, ApiError> {
         decks,
     };
     let mut dealt = engine::new_game(&variant.ruleset, variant.hooks.as_ref(), game)?;
-    dealt.state.game = GameRef::new(GameId(rand::random()));
+    dealt.state.game = GameRef::new(id);
     let seats = dealt.state.seats();
     let audience = match (req.as_seat, &app.seat_keys) {
         (Some(seat), _) if usize::from(seat) >= seats => {
@@ -235,7 +237,7 @@ pub async fn step(
 }
 
 /// A step as the engine's thread leaves it; the replay guard has the last word.
-enum Applied {
+pub(super) enum Applied {
     /// Accepted from the state `from`, leaving the game at `to` (after the bots' actions): the
     /// answer, if the guard agrees.
     Stepped {
@@ -247,7 +249,11 @@ enum Applied {
     Refused { game: GameRef, error: ApiError },
 }
 
-fn apply(app: &AppState, key: Option<&str>, body: StepRequest) -> Result<Applied, ApiError> {
+pub(super) fn apply(
+    app: &AppState,
+    key: Option<&str>,
+    body: StepRequest,
+) -> Result<Applied, ApiError> {
     let (state, variant) = app.open_state(&body.state)?;
     let audience = app.audience(key, &state, body.action.seat)?;
     let rules = &variant.ruleset;
@@ -301,7 +307,7 @@ pub async fn view(
 }
 
 /// The view, or why there is none (told only if the state is not stale).
-fn see(
+pub(super) fn see(
     app: &AppState,
     key: Option<&str>,
     body: ViewRequest,

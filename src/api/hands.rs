@@ -47,21 +47,21 @@ pub async fn analyze(
 ) -> Result<HttpResponse, ApiError> {
     let req = body.into_inner();
     let work = app.clone();
-    let body = app
-        .gate
-        .run(move || {
-            let variant = work.resolve(&RulesetRef {
-                id: req.ruleset,
-                options: req.options,
-                authored: None,
-            })?;
-            let rules = &variant.ruleset;
-            let analysis = HandAnalysis::of(&rules.melds, rules.knock_limit, &req.cards)
-                .map_err(|e| ApiError::InvalidHand(e.to_string()))?;
-            to_json(&analysis)
-        })
-        .await?;
+    let body = app.gate.run(move || analysis(&work, req)).await?;
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
         .body(body))
+}
+
+/// The answer to an analysis request.
+pub(super) fn analysis(app: &AppState, req: AnalyzeRequest) -> Result<Vec<u8>, ApiError> {
+    let variant = app.resolve(&RulesetRef {
+        id: req.ruleset,
+        options: req.options,
+        authored: None,
+    })?;
+    let rules = &variant.ruleset;
+    let analysis = HandAnalysis::of(&rules.melds, rules.knock_limit, &req.cards)
+        .map_err(|e| ApiError::InvalidHand(e.to_string()))?;
+    to_json(&analysis)
 }

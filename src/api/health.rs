@@ -16,6 +16,10 @@ pub struct Health {
     pub status: &'static str,
 }
 
+impl Health {
+    pub const OK: Health = Health { status: "ok" };
+}
+
 /// Whether the server answers.
 #[utoipa::path(
     tag = "service",
@@ -23,7 +27,7 @@ pub struct Health {
 )]
 #[get("/healthz")]
 pub async fn healthz() -> HttpResponse {
-    HttpResponse::Ok().json(Health { status: "ok" })
+    HttpResponse::Ok().json(Health::OK)
 }
 
 /// This OpenAPI 3.1 document (identical to the committed `openapi/openapi.json`).

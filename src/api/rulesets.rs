@@ -38,7 +38,7 @@ pub struct RulesetDetail {
 }
 
 impl RulesetDetail {
-    fn of(variant: &Variant) -> RulesetDetail {
+    pub(super) fn of(variant: &Variant) -> RulesetDetail {
         RulesetDetail {
             id: variant.reference.id.clone(),
             content_hash: variant.content_hash.map(|h| h.hex()),
@@ -140,7 +140,7 @@ pub async fn check(
         .body(body))
 }
 
-fn check_authored(app: &AppState, req: CheckRequest) -> Result<Vec<u8>, ApiError> {
+pub(super) fn check_authored(app: &AppState, req: CheckRequest) -> Result<Vec<u8>, ApiError> {
     let base = app
         .catalog
         .check(&req.yaml, &req.scripts)

@@ -362,6 +362,7 @@ mod leaks {
 }
 
 mod documents;
+mod examples;
 mod hands {
     use serde_json::json;
 
