@@ -74,7 +74,7 @@ pub trait Hooks: Send + Sync {
     /// every table of the deal is over, dead tables included. The engine adds each entry's points
     /// to `games[game].points[side]` and counts a hand won for that side in that game when the
     /// points are above 0; then it closes every open game in which a side has reached the target
-    /// and leads alone (RULES.md section 8), awards the classic bonuses of the ruleset for each
+    /// and leads alone (see `docs/rules.md`), awards the classic bonuses of the ruleset for each
     /// game it closes, and ends the match when every game is closed (a one-hand match: after its
     /// first deal). Default: [`default_entries`] (each winner's side, first open game).
     fn record_result(&self, info: &RecordInfo) -> Result<Vec<ScoreEntry>, HookError> {
@@ -103,10 +103,11 @@ pub struct TableSeating {
 }
 
 /// Who scores together and how many games are scored at once, fixed for a whole match.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct MatchLayout {
     /// One entry per side (a player, or a team), listing its seats. Every seat is on exactly one
     /// side. Plain play: `[[0], [1], ...]`, one side per seat.
+    #[schema(value_type = Vec<Vec<u8>>)]
     pub sides: Vec<Vec<Seat>>,
     /// Games (score columns) played at once: 1, or 3 for Hollywood scoring.
     pub games: u8,
@@ -162,7 +163,7 @@ fn side_of(sides: &[Vec<Seat>], seat: Seat) -> Option<usize> {
 }
 
 /// One game of a match (a Hollywood column; the whole match in plain scoring), per side.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameScore {
     /// Points toward the target, per side (bonuses not included).
     pub points: Vec<i64>,
@@ -217,12 +218,13 @@ pub struct RecordInfo<'a> {
 }
 
 /// One entry of a deal into the match: `points` for `side` in game `game`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ScoreEntry {
-    /// Index into [`RecordInfo::games`]; the game must be open.
+    /// The game (a Hollywood column, else 0) the points go to; it must be open.
     pub game: u8,
-    /// Index into [`MatchLayout::sides`].
+    /// The side (a seat, or a team: an index into the match layout's `sides`) that scores.
     pub side: u8,
+    /// The points the side scores in that game.
     pub points: u32,
 }
 

@@ -240,7 +240,7 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
-    /// Standard gin rummy as RULES.md sections 1-6 and 8 describe it.
+    /// Standard gin rummy as `docs/rules.md` describes it.
     pub fn standard() -> Ruleset {
         Ruleset {
             id: "standard".into(),
@@ -294,5 +294,28 @@ pub struct AuthoredRuleset {
     pub yaml: String,
     /// The Rhai scripts it names, by file name.
     #[serde(default)]
+    #[schema(value_type = crate::ruleset::Scripts)]
     pub scripts: std::collections::BTreeMap<String, String>,
 }
+
+/// The schema of an authored ruleset's scripts: file name → Rhai source. A type of its own so
+/// that the API document names it (`Scripts`) and generated clients do too.
+pub struct Scripts;
+
+impl utoipa::PartialSchema for Scripts {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Object)
+            .description(Some(
+                "Rhai scripts by file name (such as \"oklahoma.rhai\"), as the YAML names them.",
+            ))
+            .additional_properties(Some(
+                utoipa::openapi::schema::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String),
+            ))
+            .examples([serde_json::json!({})])
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Scripts {}

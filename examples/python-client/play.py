@@ -26,12 +26,12 @@ from gin_rules_client.models import (
     NextHandAction,
     PassAction,
     Problem,
+    SingleHand,
     Snapshot,
     Source,
     Status,
     StepRequest,
     TakeUpcardAction,
-    TargetType1,
 )
 from gin_rules_client.types import UNSET, Response
 
@@ -88,7 +88,7 @@ def choose(client: AuthenticatedClient, snap: Snapshot, ruleset: str) -> Action:
     return acts[0]
 
 
-def play(client: AuthenticatedClient, ruleset: str, target: int | TargetType1, seed: int) -> Snapshot:
+def play(client: AuthenticatedClient, ruleset: str, target: int | SingleHand, seed: int) -> Snapshot:
     print(f"{ruleset} to {target}, seed {seed}")
     request = NewGameRequest(ruleset=ruleset, target=target, seed=seed)
     snap = answer("create", create.sync_detailed(client=client, body=request), Snapshot)
@@ -115,7 +115,7 @@ def main() -> int:
     # scheme, even the optional one of step and view; a server without seat keys ignores the header.
     with AuthenticatedClient(base_url=base, token="", prefix="", raise_on_unexpected_status=True) as client:
         try:
-            play(client, "straight-gin", TargetType1.SINGLE_HAND, 14)  # seed 14: this policy goes gin
+            play(client, "straight-gin", SingleHand.SINGLE_HAND, 14)  # seed 14: this policy goes gin
             play(client, "standard", 100, 42)
         except Refused as refused:
             print(f"refused: {refused}", file=sys.stderr)

@@ -7,7 +7,6 @@ use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use crate::bot::Level;
 use crate::cards::Card;
 use crate::engine::{self, Action, GameId, GameRef, NewGame, SeatView};
 use crate::ruleset::{AuthoredRuleset, RulesetRef, Seat, Target};
@@ -72,7 +71,7 @@ pub struct NewGameRequest {
     /// `events` include the bots' actions. At least one seat must be left to a human. With seat
     /// keys, `seats` holds keys of the other seats only.
     #[serde(default)]
-    #[schema(value_type = Option<BTreeMap<String, Level>>, example = json!({"1": "strong"}))]
+    #[schema(value_type = Option<crate::bot::BotSeats>)]
     pub bots: Option<BTreeMap<String, String>>,
 }
 

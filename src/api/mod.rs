@@ -1,4 +1,4 @@
-//! The stateless HTTP API (see `shared/API.md`): actix-web handlers, one file per resource,
+//! The stateless HTTP API (see `docs/http.md`): actix-web handlers, one file per resource,
 //! problem+json errors, sealed states and the OpenAPI document.
 //!
 //! ```no_run

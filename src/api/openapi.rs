@@ -222,7 +222,7 @@ impl PartialSchema for Target {
             "description": "Points that win the match, or \"single_hand\" for one hand only.",
             "oneOf": [
                 {"type": "integer", "format": "uint32", "minimum": 1, "description": "Points that win the match."},
-                {"type": "string", "enum": ["single_hand"], "description": "One hand only."}
+                {"$ref": "#/components/schemas/SingleHand"}
             ],
             "examples": [100]
         }))
@@ -232,6 +232,30 @@ impl PartialSchema for Target {
 impl ToSchema for Target {
     fn name() -> Cow<'static, str> {
         Cow::Borrowed("Target")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((SingleHand::name().into(), SingleHand::schema()));
+    }
+}
+
+/// The target of a match of one hand, named so that generated clients name it too.
+struct SingleHand;
+
+impl PartialSchema for SingleHand {
+    fn schema() -> RefOr<Schema> {
+        schema_from(json!({
+            "type": "string",
+            "enum": ["single_hand"],
+            "description": "One hand only: the match ends with the first hand.",
+            "examples": ["single_hand"]
+        }))
+    }
+}
+
+impl ToSchema for SingleHand {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("SingleHand")
     }
 }
 

@@ -63,6 +63,7 @@ pub struct CheckRequest {
     pub yaml: String,
     /// The Rhai scripts the YAML names, by file name.
     #[serde(default)]
+    #[schema(value_type = crate::ruleset::Scripts)]
     pub scripts: BTreeMap<String, String>,
     /// Options of the ruleset to apply as well, in order.
     #[serde(default)]

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::secrets::Secrets;
 use super::{ApiError, AppState, games, hands, health, rulesets};
@@ -360,6 +360,15 @@ pub fn fill(doc: &mut Value, games: &Examples) -> Result<Vec<String>, ApiError> 
     for (name, value) in &games.values {
         walk(&schemas, &reference(name), value, &mut found);
     }
+    for (name, values) in [
+        ("Action", &games.actions),
+        ("Event", &games.events),
+        ("Phase", &games.phases),
+    ] {
+        for value in values.values() {
+            walk(&schemas, &reference(name), value, &mut found);
+        }
+    }
     let Some(out) = doc
         .pointer_mut("/components/schemas")
         .and_then(Value::as_object_mut)
@@ -384,6 +393,11 @@ pub fn fill(doc: &mut Value, games: &Examples) -> Result<Vec<String>, ApiError> 
         })
         .map(|(name, _)| name.clone())
         .collect();
+    for (at, value) in &found {
+        if let Some((name, key)) = at.split_once('.') {
+            property_example(out, name, key, value);
+        }
+    }
     for (name, value) in found {
         if let Some(schema) = out.get_mut(&name).and_then(Value::as_object_mut)
             && !schema.contains_key("discriminator")
@@ -400,6 +414,30 @@ pub fn fill(doc: &mut Value, games: &Examples) -> Result<Vec<String>, ApiError> 
     Ok(unreached)
 }
 
+/// The longest example (as JSON text) a property gets of its own: larger values are shown by
+/// the example of the property's schema.
+const PROPERTY_EXAMPLE_LEN: usize = 240;
+
+/// Gives property `key` of schema `name` the real value `value` as its example, unless it has
+/// one, or is a reference (its schema shows an example), or the value is long.
+fn property_example(schemas: &mut Map<String, Value>, name: &str, key: &str, value: &Value) {
+    let Some(property) = schemas
+        .get_mut(name)
+        .and_then(|s| s.get_mut("properties"))
+        .and_then(|p| p.get_mut(key))
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    let given = ["example", "examples", "$ref"]
+        .iter()
+        .any(|k| property.contains_key(*k));
+    if given || value.to_string().len() > PROPERTY_EXAMPLE_LEN {
+        return;
+    }
+    property.insert("examples".into(), json!([value]));
+}
+
 fn reference(name: &str) -> Value {
     json!({"$ref": format!("#/components/schemas/{name}")})
 }
@@ -410,6 +448,15 @@ fn walk(schemas: &Value, schema: &Value, value: &Value, found: &mut BTreeMap<Str
         found
             .entry(name.to_string())
             .or_insert_with(|| value.clone());
+        // Each property's first real value, under `Schema.property` (for the properties' own
+        // examples).
+        for (key, v) in value.as_object().into_iter().flatten() {
+            if !v.is_null() {
+                found
+                    .entry(format!("{name}.{key}"))
+                    .or_insert_with(|| v.clone());
+            }
+        }
         walk(schemas, &schemas[name], value, found);
         return;
     }

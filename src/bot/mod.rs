@@ -114,3 +114,39 @@ pub fn decide_for(level: Level, rules: &Ruleset, state: &State, seat: Seat) -> O
 pub fn choose(rules: &Ruleset, state: &State, seat: Seat) -> Option<Action> {
     decide_for(Level::Basic, rules, state, seat).map(|d| d.action)
 }
+
+/// The schema of the seats a server plays: seat number (as a string key) → level. A type of its
+/// own so that the API document names it (`BotSeats`) and generated clients do too.
+pub struct BotSeats;
+
+impl utoipa::PartialSchema for BotSeats {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Object)
+            .description(Some(
+                "The seats the server plays: seat number (a key such as \"1\") → bot level.",
+            ))
+            .property_names(Some(
+                utoipa::openapi::schema::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .pattern(Some("^[0-9]+$")),
+            ))
+            .additional_properties(Some(utoipa::openapi::Ref::from_schema_name("Level")))
+            .examples([serde_json::json!({"1": "strong"})])
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for BotSeats {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        schemas.push((
+            <Level as utoipa::ToSchema>::name().into(),
+            <Level as utoipa::PartialSchema>::schema(),
+        ));
+    }
+}

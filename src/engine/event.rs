@@ -130,7 +130,6 @@ pub enum Event {
     /// (a Hollywood column, else 0).
     Scored {
         /// One entry per side that scored.
-        #[schema(value_type = Vec<Object>)]
         entries: Vec<ScoreEntry>,
     },
     /// The match is over.

@@ -46,7 +46,7 @@ pub struct State {
     /// The seats the server plays, and at which level (keys are seat numbers); left out when
     /// every seat is a human's.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    #[schema(value_type = BTreeMap<String, Level>, example = json!({"1": "strong"}))]
+    #[schema(value_type = crate::bot::BotSeats)]
     pub bots: BTreeMap<Seat, Level>,
 }
 
@@ -227,11 +227,8 @@ pub struct HandResult {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct MatchRecord {
     /// Who scores together (`sides`, each a list of seats) and how many games are scored at once.
-    #[schema(value_type = Object)]
     pub layout: MatchLayout,
-    /// One entry per game scored at once (three Hollywood columns, else one):
-    /// `{"points": [per side], "hands_won": [per side], "closed": bool}`.
-    #[schema(value_type = Vec<Object>)]
+    /// One entry per game scored at once (three Hollywood columns, else one).
     pub games: Vec<GameScore>,
     /// The classic bonuses of each game closed so far, when the ruleset awards any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -239,7 +236,10 @@ pub struct MatchRecord {
 }
 
 /// The bonuses awarded when one game (or Hollywood column) closed.
+// `GameBonuses` in the API document: a schema named like one of its properties (`game_bonus`)
+// makes openapi-python-client write a model whose local variable shadows that property.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[schema(as = GameBonuses)]
 pub struct GameBonus {
     /// The game (Hollywood column, else 0) that closed.
     #[schema(value_type = u32)]
@@ -270,9 +270,8 @@ pub struct Scores {
     /// Hands won per side.
     pub hands_won: Vec<u32>,
     /// Each game's points per side and whether it is closed, when several games are scored at
-    /// once: `{"points": [per side], "hands_won": [per side], "closed": bool}`.
+    /// once (Hollywood's columns).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Vec<Object>>)]
     pub columns: Option<Vec<GameScore>>,
     /// Classic bonuses awarded as games closed.
     #[serde(skip_serializing_if = "Vec::is_empty")]

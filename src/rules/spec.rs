@@ -1,8 +1,8 @@
 //! The YAML form of a ruleset: `*Spec` types read with serde-saphyr (`deny_unknown_fields`, so a
 //! misspelt key is an error) and described with schemars (`rulesets/schema.json`).
 //!
-//! Every rule field is optional: a ruleset starts from the defaults (standard gin rummy, RULES.md
-//! sections 1-6), then applies what it `extends`, then its own fields; an option applies its fields
+//! Every rule field is optional: a ruleset starts from the defaults (standard gin rummy, as
+//! `docs/rules.md` describes it), then applies what it `extends`, then its own fields; an option applies its fields
 //! over that. Numbers are read as plain integers and range-checked by the loader, so an error can
 //! name the field and its allowed range.
 

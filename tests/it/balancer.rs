@@ -142,13 +142,16 @@ fn instance(port: u16, secret: &Path) -> Running {
 }
 
 /// The same configuration as scripts/cluster.sh: round robin, no stickiness, a request that
-/// finds an instance dead goes to the other.
+/// finds an instance dead goes to the other. One process (`master_process off`): the test ends
+/// nginx with SIGKILL, which would leave a master's worker running, holding every file the test
+/// process had open (a `flock` on a lock file among them).
 fn nginx_conf(dir: &Path, listen: u16, upstreams: [u16; 2]) -> String {
     let d = dir.display();
     format!(
         "user root;
 worker_processes 1;
 daemon off;
+master_process off;
 pid {d}/nginx.pid;
 error_log {d}/nginx-error.log warn;
 events {{ worker_connections 256; }}
