@@ -242,7 +242,7 @@ pub fn exchanges() -> Result<Vec<Exchange>, ApiError> {
         "Decision",
         answer(decision?)?,
     ));
-    let analyze_request = json!({"cards": cards, "ruleset": "standard"});
+    let analyze_request = json!({"cards": cards, "ruleset": "standard", "options": ["oklahoma"]});
     let analysis = answer(hands::analysis(&app, parse(&analyze_request)?)?)?;
     out.push(exchange(
         Some("AnalyzeRequest"),
@@ -250,7 +250,7 @@ pub fn exchanges() -> Result<Vec<Exchange>, ApiError> {
         "HandAnalysis",
         analysis,
     ));
-    let check_request = json!({"yaml": AUTHORED_YAML, "scripts": {}});
+    let check_request = json!({"yaml": AUTHORED_YAML, "scripts": {}, "options": ["hollywood"]});
     let checked = answer(rulesets::check_authored(&app, parse(&check_request)?)?)?;
     out.push(exchange(
         Some("CheckRequest"),
@@ -273,6 +273,23 @@ pub fn exchanges() -> Result<Vec<Exchange>, ApiError> {
         "action": {"seat": dealt["to_act"][0], "type": "knock", "discard": seen_card(&dealt)}
     });
     if let games::Applied::Refused { error, .. } = games::apply(&app, None, parse(&refused)?)? {
+        out.push(exchange(
+            None,
+            Value::Null,
+            "Problem",
+            to_value(&error.problem()),
+        ));
+    }
+    // A plain state whose stock lost its top card: `invalid-state`, with its problems.
+    let mut broken = dealt["state"].clone();
+    if let Some(stock) = broken
+        .pointer_mut("/tables/0/stock")
+        .and_then(Value::as_array_mut)
+    {
+        stock.pop();
+    }
+    let refused = json!({"state": broken, "seat": 0});
+    if let Err(error) = games::see(&app, None, parse(&refused)?) {
         out.push(exchange(
             None,
             Value::Null,
