@@ -1,12 +1,14 @@
 //! A load driver that plays whole games, so that every step is from the latest state (a replay
 //! guard refuses a state sent twice, which a fixed request body would be): `C` connections, each
-//! dealing one-hand games and playing them to the end over keep-alive HTTP/1.1, with the seat's
-//! key when the server hands out keys. Loopback only; stops after the given seconds.
+//! dealing one-hand games and playing them to the end over keep-alive HTTP/1.1 as the seats' own
+//! clients would (the seat to act fetches its view and legal actions, then steps, each with its
+//! seat key when the server hands out keys). Loopback only; stops after the given seconds.
 //!
 //! ```sh
 //! cargo run --release --example step_load -- 127.0.0.1:18080 16 10
 //! ```
-//! prints requests per second, the answers that were not 2xx, and latency percentiles.
+//! prints requests and whole games per second, the answers that were not 2xx, and latency
+//! percentiles.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -76,67 +78,70 @@ impl Conn {
     }
 }
 
-/// The action for the seat to act: one of the answer's legal actions when they are that seat's,
-/// else the one every seat has in that phase.
-fn next_action(snap: &Value) -> Option<(u64, Value)> {
-    let seat = snap["to_act"].as_array()?.first()?.as_u64()?;
-    let legal: Vec<&Value> = snap["legal_actions"]
-        .as_array()?
-        .iter()
-        .filter(|a| a["seat"] == seat)
-        .collect();
+/// The action `seat` plays from its legal actions: going out first, then the rest in a fixed
+/// order, so hands end.
+fn choose(seat: u64, legal: &[Value]) -> Option<Value> {
+    let mine: Vec<&Value> = legal.iter().filter(|a| a["seat"] == seat).collect();
     for kind in ["gin", "knock", "discard", "lay_off", "next_hand", "pass"] {
-        if let Some(a) = legal.iter().find(|a| a["type"] == kind) {
-            return Some((seat, (*a).clone()));
+        if let Some(a) = mine.iter().find(|a| a["type"] == kind) {
+            return Some((*a).clone());
         }
     }
-    if let Some(a) = legal
-        .iter()
+    mine.iter()
         .find(|a| a["type"] == "draw" && a["from"] == "stock")
-    {
-        return Some((seat, (*a).clone()));
-    }
-    let phase = snap["views"][0]["phase"].as_str().unwrap_or("over");
-    let action = match phase {
-        "upcard_offer" | "last_discard" => json!({"seat": seat, "type": "pass"}),
-        "draw" => json!({"seat": seat, "type": "draw", "from": "stock"}),
-        "lay_off" => json!({"seat": seat, "type": "lay_off", "cards": []}),
-        _ => json!({"seat": seat, "type": "next_hand"}),
-    };
-    Some((seat, action))
+        .or_else(|| mine.first())
+        .map(|a| (*a).clone())
 }
 
 struct Tally {
     requests: u64,
     failures: u64,
+    games: u64,
     micros: Vec<u32>,
 }
 
+impl Tally {
+    fn timed(
+        &mut self,
+        conn: &mut Conn,
+        path: &str,
+        key: Option<&str>,
+        body: &Value,
+    ) -> std::io::Result<(u16, Value)> {
+        let start = Instant::now();
+        let r = conn.post(path, key, body);
+        self.micros.push(start.elapsed().as_micros() as u32);
+        self.requests += 1;
+        if !matches!(r, Ok((200..=299, _))) {
+            self.failures += 1;
+        }
+        r
+    }
+}
+
+/// Plays one-hand games until `until` as each seat's own client would: the seat to act asks for
+/// its view (with its key, when the server hands out keys) whenever the latest answer was another
+/// seat's, then steps with one of its legal actions. The same requests whether or not the server
+/// binds seats, so the two runs compare.
 fn drive(addr: &str, until: Instant) -> std::io::Result<Tally> {
     let mut conn = Conn::open(addr)?;
     let mut t = Tally {
         requests: 0,
         failures: 0,
+        games: 0,
         micros: Vec::new(),
     };
-    let timed = |conn: &mut Conn, path: &str, key: Option<&str>, body: &Value, t: &mut Tally| {
-        let start = Instant::now();
-        let r = conn.post(path, key, body);
-        t.micros.push(start.elapsed().as_micros() as u32);
-        t.requests += 1;
-        if !matches!(r, Ok((200..=299, _))) {
-            t.failures += 1;
-        }
-        r
-    };
     while Instant::now() < until {
-        let (_, mut snap) = timed(
+        let (status, mut snap) = t.timed(
             &mut conn,
             "/v1/games",
             None,
             &json!({"ruleset": "standard", "target": "single_hand"}),
-            &mut t,
         )?;
+        if status != 201 {
+            eprintln!("deal refused ({status}): {snap}");
+            continue;
+        }
         let keys: Vec<String> = snap["seats"]
             .as_array()
             .map(|s| {
@@ -145,18 +150,50 @@ fn drive(addr: &str, until: Instant) -> std::io::Result<Tally> {
                     .collect()
             })
             .unwrap_or_default();
+        // Whose answer `snap` is: nobody's after the deal (the creator holds no seat).
+        let mut answered: Option<u64> = None;
         while snap["status"] == "in_progress" && Instant::now() < until {
-            let Some((seat, action)) = next_action(&snap) else {
+            let Some(seat) = snap["to_act"]
+                .as_array()
+                .and_then(|s| s.first())
+                .and_then(Value::as_u64)
+            else {
                 break;
             };
             let key = keys.get(seat as usize).map(String::as_str);
+            let legal = if answered == Some(seat) {
+                snap["legal_actions"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+            } else {
+                let body = json!({"state": snap["state"], "seat": seat});
+                let (status, view) = t.timed(&mut conn, "/v1/games/view", key, &body)?;
+                if status != 200 {
+                    eprintln!("view refused ({status}): {view}");
+                    break;
+                }
+                view["legal_actions"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            let Some(action) = choose(seat, &legal) else {
+                eprintln!("seat {seat} has no legal action: {legal:?}");
+                t.failures += 1;
+                break;
+            };
             let body = json!({"state": snap["state"], "action": action});
-            let (status, next) = timed(&mut conn, "/v1/games/step", key, &body, &mut t)?;
+            let (status, next) = t.timed(&mut conn, "/v1/games/step", key, &body)?;
             if status != 200 {
                 eprintln!("step refused ({status}): {next}");
                 break;
             }
             snap = next;
+            answered = Some(seat);
+        }
+        if snap["status"] != "in_progress" {
+            t.games += 1;
         }
     }
     Ok(t)
@@ -188,6 +225,7 @@ fn main() {
     let mut all = Tally {
         requests: 0,
         failures: 0,
+        games: 0,
         micros: Vec::new(),
     };
     for r in results {
@@ -195,6 +233,7 @@ fn main() {
             Ok(t) => {
                 all.requests += t.requests;
                 all.failures += t.failures;
+                all.games += t.games;
                 all.micros.extend(t.micros);
             }
             Err(e) => {
@@ -209,8 +248,9 @@ fn main() {
         f64::from(all.micros.get(i).copied().unwrap_or(0)) / 1000.0
     };
     println!(
-        "requests/s: {:.0}  requests: {}  not 2xx: {}  p50: {:.2} ms  p99: {:.2} ms",
+        "requests/s: {:.0}  games/s: {:.0}  requests: {}  not 2xx: {}  p50: {:.2} ms  p99: {:.2} ms",
         all.requests as f64 / elapsed,
+        all.games as f64 / elapsed,
         all.requests,
         all.failures,
         pct(0.5),

@@ -7,9 +7,11 @@
 #   2. sealed states: the same;
 #   3. a fixed rate of $RATE requests per second (plain), for the p99 latency at that rate;
 # and the server's resident memory after the runs. Then seat-bound play against plain play with
-# examples/step_load.rs, which plays whole games (each step from the latest state, as a replay
-# guard needs): plain states, then seat keys with a Redis replay guard (redis-server started on
-# a free loopback port; skipped when redis-server is missing), and the ratio of the two.
+# examples/step_load.rs, which plays whole games as each seat's client would (the seat to act
+# fetches its view, then steps from the latest state, as a replay guard needs; the same requests
+# in both runs): plain states, then sealed states with seat keys (each seat's requests with its
+# own key) and a Redis replay guard (redis-server started on a free loopback port; skipped when
+# redis-server is missing), and the ratio of the two (goal: at least 75%).
 #
 # `scripts/load.sh soak` instead runs one long test: $SOAK seconds (60) of plain steps at full speed,
 # then reports the errors (none allowed) and the server's resident memory, threads and the load
@@ -231,7 +233,7 @@ if [[ "$MODE" == soak ]]; then
     exit 0
 fi
 
-echo "== machine: $(nproc) cores; server on $ADDR, $CONNECTIONS connections, $DURATION per run" >&2
+echo "== machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); server on $ADDR, $CONNECTIONS connections, $DURATION per run" >&2
 
 start_server ""
 make_body "$WORK/plain.json"
@@ -256,7 +258,8 @@ GAME_CONNECTIONS=${GAME_CONNECTIONS:-16}
 game_load() {
     # $1: label
     echo
-    echo "== $1 (step_load: $GAME_CONNECTIONS connections, ${SECONDS_EACH} s, one-hand games)"
+    echo "== $1 (step_load: $GAME_CONNECTIONS connections, ${SECONDS_EACH} s, one-hand games;" \
+        "load average $(cut -d' ' -f1-3 /proc/loadavg))"
     "$DRIVER" "$ADDR" "$GAME_CONNECTIONS" "$SECONDS_EACH" | tee "$WORK/last.txt"
 }
 rate_of() { sed -n 's/^requests\/s: \([0-9]*\).*/\1/p' "$WORK/last.txt"; }
