@@ -339,6 +339,7 @@ async function deal() {
   G.seats = r.seats;
   G.level = G.hotseat ? "basic" : level;
   G.tables = {};
+  $("more").open = false;
   await accept(text, snap);
 }
 
@@ -615,13 +616,17 @@ function renderHand() {
     box.append(g);
   }
   let dw = "";
-  if (a && v.hand.length === 11) {
+  if (v.sitting_out) {
+    dw = "you sit out this hand";
+  } else if (v.result) {
+    dw = `deadwood ${v.result.deadwood[v.seat]} as scored`;
+  } else if (a && v.hand.length === 11) {
     dw = `deadwood ${a.deadwood} after discarding ${a.best_discards.map(cardText).join(" or ")}`;
   } else if (v.deadwood !== null && v.deadwood !== undefined) {
     dw = `deadwood ${v.deadwood}`;
   }
   $("hand-title").textContent = G.hotseat ? `Seat ${G.seat}'s hand` : "Your hand";
-  $("deadwood").textContent = dw ? `· ${dw}` : (v.sitting_out ? "· you sit out this hand" : "");
+  $("deadwood").textContent = dw ? `· ${dw}` : "";
   $("deadwood").dataset.deadwood = a && v.hand.length === 11 ? a.deadwood : (v.deadwood ?? "");
 }
 
@@ -709,6 +714,7 @@ function renderEvents() {
   for (const e of G.snap.events) {
     const li = document.createElement("li");
     li.dataset.type = e.type;
+    if (e.upcard) li.dataset.upcard = e.upcard;
     li.textContent = eventText(e, multi);
     list.append(li);
   }

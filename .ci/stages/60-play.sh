@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The /play page in a real browser: Debian's chromium (.ci/setup/chromium.sh), headless, driven by
+# Playwright from the venv of .ci/setup/python-tools.sh (pointed at that chromium: nothing
+# downloads a browser). Two release servers: one as `cargo run --release` starts it (plain
+# states), one with a secret, --seat-keys and a replay guard. tests/browser/play_page.py plays
+# through the page's own controls: a one-hand Straight Gin game and a Standard match to 100 against
+# `basic` bots, a three-player and a four-player deal, an illegal click (the server's reason shown),
+# keys and a phone-sized screen. Screenshots go to $PLAY_SHOTS (printed at the end).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=${BIN:-target/release/gin-rules}
+VENV=${GIN_RULES_VENV:-$HOME/.cache/gin-rules/venv}
+CHROMIUM=${CHROMIUM:-$(command -v chromium || true)}
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CHROMIUM
+if [[ -z "$CHROMIUM" || ! -x "$VENV/bin/python" ]] || ! "$VENV/bin/python" -c 'import playwright' 2>/dev/null; then
+    echo "play: chromium or playwright is missing (run .ci/setup/chromium.sh and .ci/setup/python-tools.sh)" >&2
+    [[ -n "${CI:-}" ]] && exit 1
+    exit 0
+fi
+SHOTS=${PLAY_SHOTS:-$PWD/target/play-screenshots}
+rm -rf "$SHOTS"
+mkdir -p "$SHOTS"
+WORK=$(mktemp -d)
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+PLAIN_PORT=$(free_port)
+KEYED_PORT=$(free_port)
+head -c 48 /dev/urandom | base64 >"$WORK/secret"
+"$BIN" serve --addr "127.0.0.1:$PLAIN_PORT" >"$WORK/plain.log" 2>&1 &
+PLAIN=$!
+"$BIN" serve --addr "127.0.0.1:$KEYED_PORT" --secret-file "$WORK/secret" --seat-keys \
+    --replay-guard memory >"$WORK/keyed.log" 2>&1 &
+KEYED=$!
+trap 'kill $PLAIN $KEYED 2>/dev/null || true; rm -rf "$WORK"' EXIT
+for port in "$PLAIN_PORT" "$KEYED_PORT"; do
+    for _ in $(seq 100); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+done
+
+START=$(date +%s)
+if ! "$VENV/bin/python" tests/browser/play_page.py "http://127.0.0.1:$PLAIN_PORT" \
+    "http://127.0.0.1:$KEYED_PORT" "$SHOTS"; then
+    echo "play: the browser tests failed; server logs:" >&2
+    tail -n 20 "$WORK/plain.log" "$WORK/keyed.log" >&2
+    exit 1
+fi
+echo "play: browser tests took $(($(date +%s) - START)) s; screenshots in $SHOTS:"
+ls "$SHOTS" | sed 's/^/  /'
