@@ -8,10 +8,10 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::bot::{self, Decision, Level};
-use crate::engine::{GameRef, State, StepError};
+use crate::engine::{State, StepError};
 use crate::ruleset::Seat;
 
-use super::games::{json_answer, to_json};
+use super::games::{SeatAnswer, for_one_seat, to_json};
 use super::{ApiError, AppState, StateInput, Variant};
 
 /// The `bots` of a deal, read and checked against the game's `seats`: each key a seat of the
@@ -113,23 +113,11 @@ pub async fn suggest(
     app: web::Data<AppState>,
     body: web::Json<SuggestRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let key = app.seat_key(&req)?.map(str::to_owned);
-    let body = body.into_inner();
-    let work = app.clone();
-    let (game, answer) = app
-        .gate
-        .run(move || advise(&work, key.as_deref(), body))
-        .await?;
-    app.check_fresh(game).await?;
-    Ok(json_answer(HttpResponse::Ok(), answer?))
+    for_one_seat(req, app, body.into_inner(), advise).await
 }
 
 /// The suggestion, or why there is none (told only if the state is not stale).
-pub(super) fn advise(
-    app: &AppState,
-    key: Option<&str>,
-    body: SuggestRequest,
-) -> Result<(GameRef, Result<Vec<u8>, ApiError>), ApiError> {
+pub(super) fn advise(app: &AppState, key: Option<&str>, body: SuggestRequest) -> SeatAnswer {
     let (state, variant) = app.open_state(&body.state)?;
     let seat = body.seat;
     if usize::from(seat) >= state.seats() {

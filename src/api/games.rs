@@ -294,23 +294,33 @@ pub async fn view(
     app: web::Data<AppState>,
     body: web::Json<ViewRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    for_one_seat(req, app, body.into_inner(), see).await
+}
+
+/// The game a one-seat answer is about, and the answer or why there is none (told only if the
+/// state is not stale); the outer error is told at once.
+pub(super) type SeatAnswer = Result<(GameRef, Result<Vec<u8>, ApiError>), ApiError>;
+
+/// Answers a request made for one seat that changes nothing: `work` runs behind the gate with the
+/// request's seat key, and its answer is told only if the state is not stale.
+pub(super) async fn for_one_seat<B: Send + 'static>(
+    req: HttpRequest,
+    app: web::Data<AppState>,
+    body: B,
+    work: fn(&AppState, Option<&str>, B) -> SeatAnswer,
+) -> Result<HttpResponse, ApiError> {
     let key = app.seat_key(&req)?.map(str::to_owned);
-    let body = body.into_inner();
-    let work = app.clone();
+    let on = app.clone();
     let (game, answer) = app
         .gate
-        .run(move || see(&work, key.as_deref(), body))
+        .run(move || work(&on, key.as_deref(), body))
         .await?;
     app.check_fresh(game).await?;
     Ok(json_answer(HttpResponse::Ok(), answer?))
 }
 
 /// The view, or why there is none (told only if the state is not stale).
-pub(super) fn see(
-    app: &AppState,
-    key: Option<&str>,
-    body: ViewRequest,
-) -> Result<(GameRef, Result<Vec<u8>, ApiError>), ApiError> {
+pub(super) fn see(app: &AppState, key: Option<&str>, body: ViewRequest) -> SeatAnswer {
     let (state, variant) = app.open_state(&body.state)?;
     let seat = body.seat;
     app.audience(key, &state, seat)?;
