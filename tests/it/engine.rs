@@ -1,4 +1,5 @@
-//! The engine around the rules: the deal order, refusals that change nothing, a match to its end, seeded replays and failing hooks. Rule examples are fixtures in `scenarios/`.
+//! The engine around the rules: the deal order, refusals that change nothing, a match to its end,
+//! seeded replays and failing hooks. Rule examples are fixtures in `scenarios/`.
 
 use gin_rules::cards::{Card, CardSet, parse_cards, set};
 use gin_rules::engine::{
