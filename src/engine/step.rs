@@ -74,7 +74,13 @@ pub fn apply(
     let ctx = TableCtx::new(rules, state, game.next(), t);
     let mark = events.len();
     let before = state.tables[t].clone();
-    if let Err(e) = play(&ctx, &mut state.tables[t], action.seat, &action.kind, events) {
+    if let Err(e) = play(
+        &ctx,
+        &mut state.tables[t],
+        action.seat,
+        &action.kind,
+        events,
+    ) {
         state.tables[t] = before;
         events.truncate(mark);
         return Err(e);
