@@ -11,39 +11,19 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-PORT=${PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
+. scripts/lib.sh
+PORT=${PORT:-$(free_port)}
 DURATION=${DURATION:-20}
 IN_FLIGHT=${IN_FLIGHT:-8}
 WORKERS=${WORKERS:-2}
 ADDR="127.0.0.1:$PORT"
 LOG=$(mktemp)
-SERVER_PID=""
+trap 'stop_spawned; rm -f "$LOG"' EXIT
 
-cleanup() {
-    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
-    rm -f "$LOG"
-}
-trap cleanup EXIT
-
-if [[ -z "${BIN:-}" ]]; then
-    cargo build --release --quiet
-    BIN=target/release/gin-rules
-fi
-
-RUST_LOG=warn "$BIN" serve --addr "$ADDR" --workers "$WORKERS" >"$LOG" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 100); do
-    curl -sf "http://$ADDR/healthz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
-if ! curl -sf "http://$ADDR/healthz" >/dev/null; then
-    echo "the server did not start:" >&2
-    cat "$LOG" >&2
-    exit 1
-fi
+release_bin
+spawn env RUST_LOG=warn "$BIN" serve --addr "$ADDR" --workers "$WORKERS" >"$LOG" 2>&1
+SERVER_PID=$SPAWNED_PID
+wait_for "http://$ADDR/healthz" "the server" "$LOG"
 rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$SERVER_PID/status"; }
 echo "== $BIN serve --workers $WORKERS ($(nproc) cores), RSS at start $(rss)"
 

@@ -18,19 +18,9 @@ cd "$(dirname "$0")/.."
 MODE=${1:-throughput}
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
+. scripts/lib.sh
 WORK=$(mktemp -d)
-PIDS=()
-
-cleanup() {
-    for pid in "${PIDS[@]}"; do
-        kill -TERM "$pid" 2>/dev/null || true
-    done
-    for pid in "${PIDS[@]}"; do
-        wait "$pid" 2>/dev/null || true
-    done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap 'stop_spawned; rm -rf "$WORK"' EXIT
 
 NGINX=$(command -v nginx || true)
 [[ -z "$NGINX" && -x /usr/sbin/nginx ]] && NGINX=/usr/sbin/nginx
@@ -39,35 +29,15 @@ if [[ -z "$NGINX" ]] || ! command -v wrk >/dev/null 2>&1; then
     NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 fi
 
-if [[ -z "${BIN:-}" ]]; then
-    cargo build --release --quiet
-    BIN=target/release/gin-rules
-fi
-
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-wait_for() {
-    # $1: URL, $2: what
-    for _ in $(seq 1 100); do
-        if curl -fsS "$1" >/dev/null 2>&1; then
-            return 0
-        fi
-        sleep 0.1
-    done
-    echo "$2 did not start" >&2
-    exit 1
-}
+release_bin
 
 head -c 48 /dev/urandom | base64 >"$WORK/secret.txt"
 A=$(free_port)
 B=$(free_port)
 LB=${PORT:-$(free_port)}
 for port in "$A" "$B"; do
-    env -u GIN_RULES_SECRET RUST_LOG=warn "$BIN" serve --addr "127.0.0.1:$port" \
-        --secret-file "$WORK/secret.txt" ${WORKERS:+--workers "$WORKERS"} &
-    PIDS+=($!)
+    spawn env -u GIN_RULES_SECRET RUST_LOG=warn "$BIN" serve --addr "127.0.0.1:$port" \
+        --secret-file "$WORK/secret.txt" ${WORKERS:+--workers "$WORKERS"}
 done
 
 mkdir -p "$WORK/temp"
@@ -112,8 +82,7 @@ http {
     }
 }
 CONF
-"$NGINX" -p "$WORK" -e "$WORK/nginx-error.log" -c "$WORK/nginx.conf" &
-PIDS+=($!)
+spawn "$NGINX" -p "$WORK" -e "$WORK/nginx-error.log" -c "$WORK/nginx.conf"
 wait_for "http://127.0.0.1:$A/healthz" "instance A"
 wait_for "http://127.0.0.1:$B/healthz" "instance B"
 wait_for "http://127.0.0.1:$LB/healthz" "nginx"
@@ -126,26 +95,7 @@ fi
 
 # A sealed mid-hand state dealt by instance A, stepped with a draw (the same request every time,
 # as the servers keep no state).
-python3 - "127.0.0.1:$A" "$WORK/body.json" <<'PY'
-import json, sys, urllib.request
-addr, out = sys.argv[1], sys.argv[2]
-def post(path, body):
-    req = urllib.request.Request(f"http://{addr}{path}", json.dumps(body).encode(),
-                                 {"content-type": "application/json"})
-    return json.load(urllib.request.urlopen(req))
-snap = post("/v1/games", {"ruleset": "standard", "seed": 42, "dealer": 1})
-def pick(snap):
-    for want in ("pass", "draw", "discard"):
-        for a in snap["legal_actions"]:
-            if a["type"] == want and a.get("from", "stock") == "stock":
-                return a
-    return snap["legal_actions"][0]
-turns = 0
-while turns < 16 or pick(snap)["type"] != "draw":
-    snap = post("/v1/games/step", {"state": snap["state"], "action": pick(snap)})
-    turns += 1
-json.dump({"state": snap["state"], "action": pick(snap)}, open(out, "w"))
-PY
+step_body "127.0.0.1:$A" "$WORK/body.json"
 cat >"$WORK/post.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["content-type"] = "application/json"

@@ -26,6 +26,7 @@ set -euo pipefail
 MODE=${1:-all}
 
 cd "$(dirname "$0")/.."
+. scripts/lib.sh
 PORT=${PORT:-18080}
 DURATION=${DURATION:-10s}
 CONNECTIONS=${CONNECTIONS:-64}
@@ -33,15 +34,7 @@ RATE=${RATE:-10000}
 ADDR="127.0.0.1:$PORT"
 WORK=$(mktemp -d)
 SERVER_PID=""
-
-cleanup() {
-    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap 'stop_spawned; rm -rf "$WORK"' EXIT
 
 # --- the load tool -------------------------------------------------------------------------
 TOOL=""
@@ -65,10 +58,7 @@ echo "== load tool: $TOOL" >&2
 
 # --- the server ----------------------------------------------------------------------------
 # BIN: a server binary to measure instead of building the release one.
-if [[ -z "${BIN:-}" ]]; then
-    cargo build --release --quiet
-    BIN=target/release/gin-rules
-fi
+release_bin
 if [[ "$MODE" != soak ]]; then
     cargo build --release --quiet --example step_load
 fi
@@ -79,54 +69,17 @@ start_server() {
     local secret=$1
     shift
     if [[ -n "$secret" ]]; then
-        GIN_RULES_SECRET="$secret" RUST_LOG=warn "$BIN" serve --addr "$ADDR" ${WORKERS:+--workers "$WORKERS"} "$@" &
+        spawn env GIN_RULES_SECRET="$secret" RUST_LOG=warn "$BIN" serve --addr "$ADDR" ${WORKERS:+--workers "$WORKERS"} "$@"
     else
-        env -u GIN_RULES_SECRET RUST_LOG=warn "$BIN" serve --addr "$ADDR" ${WORKERS:+--workers "$WORKERS"} &
+        spawn env -u GIN_RULES_SECRET RUST_LOG=warn "$BIN" serve --addr "$ADDR" ${WORKERS:+--workers "$WORKERS"}
     fi
-    SERVER_PID=$!
-    for _ in $(seq 1 100); do
-        if curl -fsS "http://$ADDR/healthz" >/dev/null 2>&1; then
-            return 0
-        fi
-        sleep 0.1
-    done
-    echo "the server did not start" >&2
-    exit 1
+    SERVER_PID=$SPAWNED_PID
+    wait_for "http://$ADDR/healthz" "the server"
 }
 
 stop_server() {
-    kill -TERM "$SERVER_PID"
-    wait "$SERVER_PID" 2>/dev/null || true
+    stop "$SERVER_PID"
     SERVER_PID=""
-}
-
-# Deals a standard game and plays eight turns (pass, pass, then draw and discard), leaving the
-# state at a draw: the body steps it with a draw from the stock (the same request every time,
-# as the server keeps no state).
-make_body() {
-    python3 - "$ADDR" "$1" <<'PY'
-import json, sys, urllib.request
-addr, out = sys.argv[1], sys.argv[2]
-def post(path, body):
-    req = urllib.request.Request(f"http://{addr}{path}", json.dumps(body).encode(),
-                                 {"content-type": "application/json"})
-    return json.load(urllib.request.urlopen(req))
-snap = post("/v1/games", {"ruleset": "standard", "seed": 42, "dealer": 1})
-def pick(snap):
-    legal = snap["legal_actions"]
-    for want in ("pass", "draw", "discard"):
-        for a in legal:
-            if a["type"] == want and a.get("from", "stock") == "stock":
-                return a
-    return legal[0]
-turns = 0
-while turns < 16 or pick(snap)["type"] != "draw":
-    snap = post("/v1/games/step", {"state": snap["state"], "action": pick(snap)})
-    turns += 1
-body = {"state": snap["state"], "action": pick(snap)}
-json.dump(body, open(out, "w"))
-print(f"   body: {len(json.dumps(body))} bytes, action {body['action']}", file=sys.stderr)
-PY
 }
 
 run_load() {
@@ -173,7 +126,7 @@ soak() {
     echo "== machine: load average $(cut -d' ' -f1-3 /proc/loadavg)"
     start_server ""
     echo "   idle:              $(server_line)"
-    make_body "$WORK/plain.json"
+    step_body "$ADDR" "$WORK/plain.json"
     # Warm-up: the allocator and the connection buffers settle first.
     DURATION=5s run_load "warm-up, 5 s" "$WORK/plain.json" "" >/dev/null
     start_kb=$(rss_kb)
@@ -236,7 +189,7 @@ fi
 echo "== machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); server on $ADDR, $CONNECTIONS connections, $DURATION per run" >&2
 
 start_server ""
-make_body "$WORK/plain.json"
+step_body "$ADDR" "$WORK/plain.json"
 run_load "plain state, full speed" "$WORK/plain.json" ""
 run_load "plain state, fixed rate of $RATE req/s" "$WORK/plain.json" "$RATE"
 echo
@@ -245,7 +198,7 @@ stop_server
 
 SECRET="load-test secret, $(date +%s), at least thirty-two bytes long"
 start_server "$SECRET"
-make_body "$WORK/sealed.json"
+step_body "$ADDR" "$WORK/sealed.json"
 run_load "sealed state, full speed" "$WORK/sealed.json" ""
 run_load "sealed state, fixed rate of $RATE req/s" "$WORK/sealed.json" "$RATE"
 echo
@@ -270,10 +223,9 @@ PLAIN_RATE=$(rate_of)
 stop_server
 
 if command -v redis-server >/dev/null 2>&1; then
-    REDIS_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no >/dev/null &
-    REDIS_PID=$!
-    trap 'kill "$REDIS_PID" 2>/dev/null || true; cleanup' EXIT
+    REDIS_PORT=$(free_port)
+    spawn redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no >/dev/null
+    REDIS_PID=$SPAWNED_PID
     for _ in $(seq 1 50); do
         redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break
         sleep 0.1
@@ -282,7 +234,7 @@ if command -v redis-server >/dev/null 2>&1; then
     game_load "seat keys + Redis replay guard, whole games"
     GUARDED_RATE=$(rate_of)
     stop_server
-    kill "$REDIS_PID" 2>/dev/null || true
+    stop "$REDIS_PID"
     echo
     echo "== seat keys + Redis guard: $GUARDED_RATE requests/s against $PLAIN_RATE plain" \
         "($(( 100 * GUARDED_RATE / (PLAIN_RATE > 0 ? PLAIN_RATE : 1) ))% of plain; goal: at least 75%)"

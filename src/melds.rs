@@ -542,11 +542,9 @@ pub fn best_arrangement(rules: &MeldRules, hand: CardSet) -> Arrangement {
     }
 }
 
-/// For every card of a hand after drawing, the least deadwood left by discarding it; exact, from
-/// one search over the hand's packings.
-pub fn analyze_discards(rules: &MeldRules, hand: CardSet) -> DiscardAnalysis {
-    let h = hand.0 & CardSet::FULL.0;
-    let total = value_of(rules, h);
+/// One search over the packings of hand `h`: for each card, the most value the melds can keep
+/// without it.
+fn search_discards(rules: &MeldRules, h: u64) -> Discards {
     let mut st = Discards {
         kept: [0; 64],
         hand: h,
@@ -561,6 +559,15 @@ pub fn analyze_discards(rules: &MeldRules, hand: CardSet) -> DiscardAnalysis {
             never &= never - 1;
         }
     });
+    st
+}
+
+/// For every card of a hand after drawing, the least deadwood left by discarding it; exact, from
+/// one search over the hand's packings.
+pub fn analyze_discards(rules: &MeldRules, hand: CardSet) -> DiscardAnalysis {
+    let h = hand.0 & CardSet::FULL.0;
+    let total = value_of(rules, h);
+    let st = search_discards(rules, h);
     let (kept, big_gin) = (st.kept, st.big_gin);
     let mut after_discard = Vec::with_capacity(h.count_ones() as usize);
     for c in CardSet(h) {
@@ -580,20 +587,7 @@ pub fn analyze_discards(rules: &MeldRules, hand: CardSet) -> DiscardAnalysis {
 pub fn best_after_discard(rules: &MeldRules, hand: CardSet) -> u32 {
     let h = hand.0 & CardSet::FULL.0;
     let total = value_of(rules, h);
-    let mut st = Discards {
-        kept: [0; 64],
-        hand: h,
-        big_gin: false,
-    };
-    with_candidates(rules, h, |ms, vs| {
-        let meldable = ms.iter().fold(0, |a, m| a | m) & h;
-        let most = discard_search(ms, vs, 0, meldable, 0, 0, &mut st);
-        let mut never = h & !meldable;
-        while never != 0 {
-            st.kept[never.trailing_zeros() as usize] = most;
-            never &= never - 1;
-        }
-    });
+    let st = search_discards(rules, h);
     CardSet(h)
         .iter()
         .map(|c| total - value_of(rules, 1 << c.bit()) - st.kept[c.bit() as usize])

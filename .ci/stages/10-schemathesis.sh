@@ -24,16 +24,10 @@ fi
 [[ -x "$ST" ]] || { echo "schemathesis is missing: run .ci/setup/python-tools.sh" >&2; exit 1; }
 [[ -x "$BIN" ]] || { echo "$BIN is missing: cargo build --release" >&2; exit 1; }
 
+. scripts/lib.sh
 WORK=$(mktemp -d)
 SERVER_PID=""
-cleanup() {
-    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap 'stop_spawned; rm -rf "$WORK"' EXIT
 
 # The configuration (schemathesis.toml): every check; what they expect; narrow exclusions.
 cat >"$WORK/schemathesis.toml" <<'TOML'
@@ -51,32 +45,19 @@ expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
 # fix is on main (none now).
 TOML
 
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 start_server() {
     # $@: more arguments for `serve`; the log (one line per request) goes to $WORK/server.log
     local port
     port=$(free_port)
     ADDR="127.0.0.1:$port"
-    env -u GIN_RULES_SECRET -u GIN_RULES_SEAT_KEYS -u GIN_RULES_REPLAY_GUARD RUST_LOG=info \
-        "$BIN" serve --addr "$ADDR" --workers 2 "$@" >"$WORK/server.log" 2>&1 &
-    SERVER_PID=$!
-    for _ in $(seq 1 100); do
-        if curl -fsS "http://$ADDR/healthz" >/dev/null 2>&1; then
-            return 0
-        fi
-        sleep 0.1
-    done
-    echo "the server did not start:" >&2
-    cat "$WORK/server.log" >&2
-    exit 1
+    spawn env -u GIN_RULES_SECRET -u GIN_RULES_SEAT_KEYS -u GIN_RULES_REPLAY_GUARD RUST_LOG=info \
+        "$BIN" serve --addr "$ADDR" --workers 2 "$@" >"$WORK/server.log" 2>&1
+    SERVER_PID=$SPAWNED_PID
+    wait_for "http://$ADDR/healthz" "the server" "$WORK/server.log"
 }
 
 stop_server() {
-    kill -TERM "$SERVER_PID"
-    wait "$SERVER_PID" 2>/dev/null || true
+    stop "$SERVER_PID"
     SERVER_PID=""
 }
 

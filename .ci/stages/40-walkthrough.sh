@@ -5,12 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-target/release/gin-rules}
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+. scripts/lib.sh
+PORT=$(free_port)
 WORK=$(mktemp -d)
-"$BIN" serve --addr "127.0.0.1:$PORT" >"$WORK/server.log" 2>&1 &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
-for _ in $(seq 100); do curl -sf "localhost:$PORT/healthz" >/dev/null && break; sleep 0.1; done
+trap 'stop_spawned; rm -rf "$WORK"' EXIT
+spawn "$BIN" serve --addr "127.0.0.1:$PORT" >"$WORK/server.log" 2>&1
+wait_for "http://127.0.0.1:$PORT/healthz" "the server" "$WORK/server.log"
 
 section() {  # the fenced blocks of one language between the walkthrough markers
     awk -v lang="$1" '

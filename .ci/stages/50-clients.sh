@@ -13,30 +13,11 @@ SPEC=$PWD/openapi/openapi.json
 TS=examples/ts-client
 PY=examples/python-client
 WORK=$(mktemp -d)
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+. scripts/lib.sh
+PORT=$(free_port)
 URL="http://127.0.0.1:$PORT"
-"$BIN" serve --addr "127.0.0.1:$PORT" >"$WORK/server.log" 2>&1 &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
-
-TIMES=()
-timed() {  # timed NAME COMMAND...: runs COMMAND and notes how long it took
-    local name=$1 start
-    shift
-    start=$(date +%s%N)
-    "$@"
-    TIMES+=("$(printf '%-28s %6.1f s' "$name" "$((($(date +%s%N) - start) / 1000000))e-3")")
-}
-
-wait_for_server() {
-    for _ in $(seq 100); do
-        curl -sf "$URL/healthz" >/dev/null && return 0
-        sleep 0.1
-    done
-    echo "clients: the server did not answer at $URL" >&2
-    cat "$WORK/server.log" >&2
-    return 1
-}
+trap 'stop_spawned; rm -rf "$WORK"' EXIT
+spawn "$BIN" serve --addr "127.0.0.1:$PORT" >"$WORK/server.log" 2>&1
 
 ts_install() { (cd "$TS" && npm ci --no-audit --no-fund --loglevel=error); }
 
@@ -98,7 +79,7 @@ play() {  # play NAME COMMAND...: one client's games, kept for the comparison
 }
 
 STAGE_START=$(date +%s%N)
-timed "server up" wait_for_server
+timed "server up" wait_for "$URL/healthz" "the server" "$WORK/server.log"
 timed "npm ci" ts_install
 timed "openapi-typescript" ts_generate
 timed "tsc --strict (and build)" ts_build

@@ -20,20 +20,17 @@ fi
 SHOTS=${PLAY_SHOTS:-$PWD/target/play-screenshots}
 rm -rf "$SHOTS"
 mkdir -p "$SHOTS"
+. scripts/lib.sh
 WORK=$(mktemp -d)
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+trap 'stop_spawned; rm -rf "$WORK"' EXIT
 PLAIN_PORT=$(free_port)
 KEYED_PORT=$(free_port)
 head -c 48 /dev/urandom | base64 >"$WORK/secret"
-"$BIN" serve --addr "127.0.0.1:$PLAIN_PORT" >"$WORK/plain.log" 2>&1 &
-PLAIN=$!
-"$BIN" serve --addr "127.0.0.1:$KEYED_PORT" --secret-file "$WORK/secret" --seat-keys \
-    --replay-guard memory >"$WORK/keyed.log" 2>&1 &
-KEYED=$!
-trap 'kill $PLAIN $KEYED 2>/dev/null || true; rm -rf "$WORK"' EXIT
-for port in "$PLAIN_PORT" "$KEYED_PORT"; do
-    for _ in $(seq 100); do curl -sf "127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
-done
+spawn "$BIN" serve --addr "127.0.0.1:$PLAIN_PORT" >"$WORK/plain.log" 2>&1
+spawn "$BIN" serve --addr "127.0.0.1:$KEYED_PORT" --secret-file "$WORK/secret" --seat-keys \
+    --replay-guard memory >"$WORK/keyed.log" 2>&1
+wait_for "http://127.0.0.1:$PLAIN_PORT/healthz" "the plain server" "$WORK/plain.log"
+wait_for "http://127.0.0.1:$KEYED_PORT/healthz" "the seat-key server" "$WORK/keyed.log"
 
 START=$(date +%s)
 if ! "$VENV/bin/python" tests/browser/play_page.py "http://127.0.0.1:$PLAIN_PORT" \

@@ -6,35 +6,15 @@
 //! Needs `nginx` (Debian's package, `.ci/setup/nginx.sh`); without it the test prints "skipped:
 //! install nginx", except under CI, where it fails.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
 use crate::api_support::{Rng, choose};
+use crate::processes::{BIN, Running, free_port, http, program, wait_until};
 
 const SECRET: &str = "the balancer test's secret, over thirty-two bytes long";
-const BIN: &str = env!("CARGO_BIN_EXE_gin-rules");
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
-}
-
-/// A child process that is ended when the test ends, however it ends.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// A directory removed when the test ends.
 struct TempDir(PathBuf);
@@ -57,66 +37,17 @@ impl Drop for TempDir {
     }
 }
 
-/// nginx, or `None` (skipped) when it is not installed.
-fn nginx() -> Option<PathBuf> {
-    let found = ["nginx", "/usr/sbin/nginx"].into_iter().find(|p| {
-        Command::new(p)
-            .arg("-v")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    });
-    match found {
-        Some(p) => Some(PathBuf::from(p)),
-        None if std::env::var_os("CI").is_some() => {
-            panic!("nginx is missing: .ci/setup/nginx.sh installs it")
-        }
-        None => {
-            eprintln!("skipped: install nginx (.ci/setup/nginx.sh) to run the balancer test");
-            None
-        }
-    }
-}
-
-/// One HTTP/1.0 exchange (the connection closes after the answer): status and JSON body.
+/// One exchange with the server or balancer at `port`: status and JSON body.
 fn request(port: u16, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
-    let payload = body.map(Value::to_string).unwrap_or_default();
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).ok();
-    write!(
-        s,
-        "{method} {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\n\r\n{payload}",
-        payload.len()
-    )
-    .expect("send");
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).expect("read the answer");
-    let text = String::from_utf8_lossy(&raw);
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    http(&format!("127.0.0.1:{port}"), method, path, None, body).expect("an answer")
 }
 
 fn healthy(port: u16) -> bool {
-    TcpStream::connect(("127.0.0.1", port)).is_ok()
-        && request(port, "GET", "/healthz", None).0 == 200
+    http(&format!("127.0.0.1:{port}"), "GET", "/healthz", None, None).is_ok_and(|(s, _)| s == 200)
 }
 
 fn wait_healthy(what: &str, port: u16) {
-    let start = Instant::now();
-    while !healthy(port) {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "{what} did not come up"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until(what, || healthy(port));
 }
 
 fn instance(port: u16, secret: &Path) -> Running {
@@ -203,7 +134,9 @@ fn hand_points(events: &Value) -> Vec<Vec<i64>> {
 
 #[test]
 fn a_match_survives_an_instance_killed_mid_hand() {
-    let Some(nginx) = nginx() else { return };
+    let Some(nginx) = program(&["nginx", "/usr/sbin/nginx"], "-v", ".ci/setup/nginx.sh") else {
+        return;
+    };
     let dir = TempDir::new();
     let secret = dir.0.join("secret.txt");
     std::fs::write(&secret, SECRET).expect("write the secret");
@@ -215,7 +148,7 @@ fn a_match_survives_an_instance_killed_mid_hand() {
     let conf = dir.0.join("nginx.conf");
     std::fs::write(&conf, nginx_conf(&dir.0, lb, [pa, pb])).expect("write nginx.conf");
     let _nginx = Running(
-        Command::new(&nginx)
+        Command::new(nginx)
             .arg("-p")
             .arg(&dir.0)
             .arg("-e")

@@ -6,58 +6,19 @@
 //! redis-server", except under CI, where they fail.
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
 use std::sync::Barrier;
-use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::processes::{BIN, Running, free_port, http, program, wait_until};
+
 const SECRET: &str = "the cluster test's secret, over thirty-two bytes";
-const BIN: &str = env!("CARGO_BIN_EXE_gin-rules");
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
-}
-
-/// A child process that is ended when the test ends, however it ends.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !ready() {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "{what} did not come up"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
 
 /// A Redis server on a free loopback port, or `None` (skipped) when redis-server is missing.
 fn redis() -> Option<(Running, String)> {
-    let found = Command::new("redis-server")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        if std::env::var_os("CI").is_some() {
-            panic!("redis-server is missing (.ci/setup/redis.sh installs it)");
-        }
-        eprintln!("skipped: install redis-server (apt-get install redis-server) to run this test");
-        return None;
-    }
+    program(&["redis-server"], "--version", ".ci/setup/redis.sh")?;
     let port = free_port();
     let child = Command::new("redis-server")
         .args([
@@ -112,38 +73,6 @@ fn server(guard: &str) -> (Running, String) {
         http(&addr, "GET", "/healthz", None, None).is_ok_and(|(s, _)| s == 200)
     });
     (running, addr)
-}
-
-/// One HTTP/1.1 request, `Connection: close`: the status and the JSON body.
-fn http(
-    addr: &str,
-    method: &str,
-    path: &str,
-    key: Option<&str>,
-    body: Option<&Value>,
-) -> std::io::Result<(u16, Value)> {
-    let mut s = TcpStream::connect(addr)?;
-    s.set_read_timeout(Some(Duration::from_secs(20)))?;
-    let payload = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = key
-        .map(|k| format!("Authorization: Bearer {k}\r\n"))
-        .unwrap_or_default();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\n{auth}Connection: close\r\n\r\n{payload}",
-        payload.len()
-    )?;
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw)?;
-    let text = String::from_utf8_lossy(&raw);
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    Ok((status, serde_json::from_str(body).unwrap_or(Value::Null)))
 }
 
 fn post(addr: &str, path: &str, key: Option<&str>, body: &Value) -> (u16, Value) {

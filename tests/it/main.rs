@@ -2,6 +2,7 @@
 
 mod api_support;
 mod common;
+mod processes;
 mod variants;
 
 mod analyze_cli;
