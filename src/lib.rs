@@ -6,6 +6,7 @@ pub mod bot;
 pub mod cards;
 pub mod cli;
 pub mod engine;
+pub mod game_types;
 pub mod hooks;
 pub mod melds;
 pub mod rules;

@@ -4,9 +4,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 use crate::cards::{Card, CardSet};
-use crate::hooks::{
-    DealInfo, HookError, Hooks, MatchLayout, SeatingInfo, TableSeating, check_seating,
-};
+use crate::game_types::{MatchLayout, TableSeating};
+use crate::hooks::{DealInfo, HookError, Hooks, SeatingInfo, check_seating};
 use crate::ruleset::{Ruleset, Seat};
 
 use super::error::{DealError, Overflow};

@@ -2,18 +2,15 @@
 
 use std::sync::Arc;
 
-use crate::hooks::{
-    DealerInfo, GameScore, HookError, Hooks, RecordInfo, ScoreEntry, TableResult, TableSeating,
-    check_entries,
-};
-use crate::melds::{Arrangement, LayOff};
+use crate::game_types::{GameScore, Outcome, ScoreEntry, TableSeating};
+use crate::hooks::{DealerInfo, HookError, Hooks, RecordInfo, TableResult, check_entries};
+use crate::melds::{Arrangement, LayOff, meld_lists};
 use crate::ruleset::{Ruleset, Seat, Target};
 
 use super::error::{Overflow, StepError, add_i64, mul_i64};
 use super::event::Event;
 use super::identity::GameRef;
-use super::state::{GameBonus, HandResult, Knock, MatchRecord, Outcome, Phase, State, Table};
-use super::step::show;
+use super::state::{GameBonus, HandResult, Knock, MatchRecord, Phase, State, Table};
 
 /// Scores a hand that went out. `knocker` is the knocker's role at the table.
 #[allow(clippy::too_many_arguments)]
@@ -59,8 +56,8 @@ pub(crate) fn hand_result(
     deadwood[usize::from(k_seat)] = kd;
     deadwood[usize::from(d_seat)] = dd;
     let mut shown = vec![Vec::new(); seats];
-    shown[usize::from(k_seat)] = show(rules, &knock.melds);
-    shown[usize::from(d_seat)] = show(rules, &defender.melds);
+    shown[usize::from(k_seat)] = meld_lists(&rules.melds, &knock.melds);
+    shown[usize::from(d_seat)] = meld_lists(&rules.melds, &defender.melds);
     Ok(HandResult {
         game,
         table: table_index,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bot::Level;
 use crate::cards::{Card, CardSet};
-use crate::hooks::{GameScore, MatchLayout};
+use crate::game_types::{GameScore, MatchLayout, Outcome};
 use crate::melds::LayOff;
 use crate::ruleset::{RulesetRef, Seat, Target};
 
@@ -172,30 +172,6 @@ pub struct Knock {
     pub deadwood: u32,
     /// `knock` or `gin` (before any undercut is known).
     pub outcome: Outcome,
-}
-
-/// How a hand ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    Gin,
-    BigGin,
-    Knock,
-    Undercut,
-    Dead,
-}
-
-impl Outcome {
-    /// The word a script sees: `"gin"`, `"big_gin"`, `"knock"`, `"undercut"`, `"dead"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Gin => "gin",
-            Outcome::BigGin => "big_gin",
-            Outcome::Knock => "knock",
-            Outcome::Undercut => "undercut",
-            Outcome::Dead => "dead",
-        }
-    }
 }
 
 /// The result of one hand at one table.

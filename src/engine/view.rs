@@ -144,11 +144,7 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
     let knock = match &table.phase {
         Phase::LayOff { knock, .. } => Some(KnockView {
             knocker: knock.knocker,
-            melds: knock
-                .melds
-                .iter()
-                .map(|&m| melds::meld_cards(&rules.melds, m))
-                .collect(),
+            melds: melds::meld_lists(&rules.melds, &knock.melds),
             deadwood: knock.deadwood,
         }),
         _ => None,

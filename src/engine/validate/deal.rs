@@ -3,7 +3,8 @@
 //! dealt from the match's seed.
 
 use crate::cards::{Card, CardSet};
-use crate::hooks::{DealInfo, Hooks, TableSeating};
+use crate::game_types::TableSeating;
+use crate::hooks::{DealInfo, Hooks};
 use crate::ruleset::{Ruleset, Seat};
 
 use super::super::deal::{seating, shuffled_deck};

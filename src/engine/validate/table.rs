@@ -2,11 +2,13 @@
 //! leaves them.
 
 use crate::cards::CardSet;
-use crate::hooks::{TableSeating, check_seating};
+use crate::game_types::{Outcome, TableSeating};
+use crate::hooks::check_seating;
 use crate::melds;
 use crate::ruleset::{Ruleset, Seat, StockEnd};
 
-use super::super::state::{Knock, Outcome, Phase, State, Table};
+use super::super::rule;
+use super::super::state::{Knock, Phase, State, Table};
 use super::{drawn_from_stock, stock_at_deal};
 
 /// Every table's seats exist, and the tables together are a seating the engine accepts.
@@ -308,12 +310,7 @@ fn check_phase(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) {
 /// A knock waiting for the defender: a lay-off this game plays, real melds, and the knocker's
 /// deadwood within what the outcome allows.
 fn check_knock(rules: &Ruleset, t: &Table, k: usize, knock: &Knock, at: &str, p: &mut Vec<String>) {
-    let laid_after = match knock.outcome {
-        Outcome::Knock => rules.lay_offs,
-        Outcome::Gin | Outcome::BigGin => rules.lay_offs && rules.lay_off_after_gin,
-        Outcome::Undercut | Outcome::Dead => false,
-    };
-    if !laid_after {
+    if !rule::lays_off(rules, knock.outcome) {
         p.push(format!(
             "{at}a lay-off phase after outcome {} is not played in this game",
             knock.outcome.as_str()
