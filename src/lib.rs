@@ -9,6 +9,7 @@ pub mod engine;
 pub mod game_types;
 pub mod hooks;
 pub mod melds;
+pub mod role;
 pub mod rules;
 pub mod ruleset;
 pub mod sample;

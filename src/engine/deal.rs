@@ -6,6 +6,7 @@ use rand_chacha::ChaCha20Rng;
 use crate::cards::{Card, CardSet};
 use crate::game_types::{MatchLayout, TableSeating};
 use crate::hooks::{DealInfo, HookError, Hooks, SeatingInfo, check_seating};
+use crate::role::{ByRole, Role};
 use crate::ruleset::{Ruleset, Seat};
 
 use super::error::{DealError, Overflow};
@@ -148,7 +149,7 @@ pub(crate) fn deal_table(
     state: &State,
     table_index: u8,
     dealer: Seat,
-    seats: [Seat; 2],
+    seats: ByRole<Seat>,
     deck: &[Card],
 ) -> Result<(Table, Event), DealError> {
     let n = usize::from(rules.hand_size);
@@ -158,9 +159,9 @@ pub(crate) fn deal_table(
             2 * n
         )));
     }
-    let mut hands = [CardSet::EMPTY; 2];
-    for (i, &c) in deck.iter().take(2 * n).enumerate() {
-        hands[i % 2].insert(c);
+    let mut hands = ByRole::<CardSet>::default();
+    for (&c, role) in deck.iter().take(2 * n).zip(Role::ALL.into_iter().cycle()) {
+        hands[role].insert(c);
     }
     let upcard = deck[2 * n];
     let stock_cards: Vec<Card> = deck[2 * n + 1..].iter().rev().copied().collect();
@@ -198,12 +199,12 @@ pub(crate) fn deal_table(
     }
     let phase = if rules.upcard_offer {
         Phase::UpcardOffer {
-            seat: seats[0],
+            seat: seats[Role::First],
             passes: 0,
         }
     } else {
         Phase::Draw {
-            seat: seats[0],
+            seat: seats[Role::First],
             stock_only: false,
         }
     };
@@ -211,7 +212,7 @@ pub(crate) fn deal_table(
         table: table_index,
         deal: state.deal_number,
         dealer,
-        seats,
+        seats: seats.into_array(),
         upcard,
         knock_limit,
         multiplier,
@@ -220,7 +221,7 @@ pub(crate) fn deal_table(
         dealer,
         seats,
         hands,
-        taken: [CardSet::EMPTY; 2],
+        taken: ByRole::default(),
         stock,
         discard,
         upcard,
@@ -250,7 +251,7 @@ pub(crate) fn deal_all(
         state.deal_number,
     )?;
     for (t, seat) in seated.into_iter().enumerate() {
-        let (table_dealer, seats) = (seat.dealer, seat.players);
+        let (table_dealer, seats) = (seat.dealer, ByRole::from(seat.players));
         let t = t as u8;
         let deck = match decks.get(usize::from(t)) {
             Some(d) => d.clone(),

@@ -4,6 +4,7 @@
 use crate::cards::{Card, CardSet};
 use crate::game_types::Outcome;
 use crate::melds::{self, LayOff};
+use crate::role::Role;
 use crate::ruleset::{Ruleset, StockEnd};
 
 use super::state::{Knock, Table};
@@ -91,7 +92,7 @@ pub(crate) fn lays_off(rules: &Ruleset, outcome: Outcome) -> bool {
 
 /// The lay-off that leaves the defender the least deadwood.
 pub(crate) fn best_lay_off(rules: &Ruleset, table: &Table, knock: &Knock) -> Vec<LayOff> {
-    let Some(r) = table.role(knock.knocker).map(|k| 1 - k) else {
+    let Some(r) = table.role(knock.knocker).map(Role::other) else {
         return Vec::new();
     };
     melds::best_lay_off(&rules.melds, &knock.melds, table.hands[r]).lay_offs

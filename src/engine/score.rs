@@ -5,6 +5,7 @@ use std::sync::Arc;
 use crate::game_types::{GameScore, Outcome, ScoreEntry, TableSeating};
 use crate::hooks::{DealerInfo, HookError, Hooks, RecordInfo, TableResult, check_entries};
 use crate::melds::{Arrangement, LayOff, meld_lists};
+use crate::role::Role;
 use crate::ruleset::{Ruleset, Seat, Target};
 
 use super::error::{Overflow, StepError, add_i64, mul_i64};
@@ -19,13 +20,13 @@ pub(crate) fn hand_result(
     game: GameRef,
     table: &Table,
     table_index: u8,
-    knocker: usize,
+    knocker: Role,
     knock: &Knock,
     defender: &Arrangement,
     laid_off: Vec<LayOff>,
 ) -> Result<HandResult, Overflow> {
     let seats = usize::from(rules.seats);
-    let (k_seat, d_seat) = (table.seats[knocker], table.seats[1 - knocker]);
+    let (k_seat, d_seat) = (table.seats[knocker], table.seats[knocker.other()]);
     let (kd, dd) = (knock.deadwood, defender.deadwood);
     let (outcome, winner, base) = match knock.outcome {
         Outcome::Gin => (
@@ -96,7 +97,7 @@ pub(crate) fn table_results(tables: &[Table]) -> Vec<TableResult> {
                 table: result.table,
                 seating: TableSeating {
                     dealer: t.dealer,
-                    players: t.seats,
+                    players: t.seats.into_array(),
                 },
                 outcome: result.outcome,
                 winner: result.winner,

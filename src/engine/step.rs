@@ -4,6 +4,7 @@ use crate::cards::{Card, CardSet};
 use crate::game_types::Outcome;
 use crate::hooks::Hooks;
 use crate::melds::{self, Arrangement, meld_lists};
+use crate::role::Role;
 use crate::ruleset::{Ruleset, Seat};
 
 use super::action::{Action, ActionKind, Source};
@@ -182,7 +183,7 @@ fn play(
     let rules = ctx.rules;
     let t = ctx.table_index;
     let r = table.role(seat).ok_or(IllegalAction::SittingOut(seat))?;
-    let other = table.seats[1 - r];
+    let other = table.seats[r.other()];
     match (table.phase.clone(), kind) {
         (Phase::UpcardOffer { .. }, ActionKind::TakeUpcard) => {
             let card = table.discard.pop().ok_or(IllegalAction::DiscardPileEmpty)?;
@@ -208,7 +209,7 @@ fn play(
                 }
             } else {
                 Phase::Draw {
-                    seat: table.seats[0],
+                    seat: table.seats[Role::First],
                     stock_only: true,
                 }
             };
@@ -399,13 +400,12 @@ fn play(
                 melds: meld_lists(&rules.melds, &plan.own.melds),
                 deadwood: plan.own.deadwood,
             });
-            let knocker_role = 1 - r;
             let result = score::hand_result(
                 rules,
                 ctx.game,
                 table,
                 t,
-                knocker_role,
+                r.other(),
                 &knock,
                 &plan.own,
                 plan.lay_offs,
@@ -448,7 +448,7 @@ fn check_discard(
 fn go_out(
     ctx: &TableCtx,
     table: &mut Table,
-    r: usize,
+    r: Role,
     discard: Option<Card>,
     arrangement: Arrangement,
     outcome: Outcome,
@@ -487,11 +487,11 @@ fn go_out(
     };
     if rule::lays_off(rules, outcome) {
         table.phase = Phase::LayOff {
-            seat: table.seats[1 - r],
+            seat: table.seats[r.other()],
             knock,
         };
     } else {
-        let own = melds::best_arrangement(&rules.melds, table.hands[1 - r]);
+        let own = melds::best_arrangement(&rules.melds, table.hands[r.other()]);
         let result = score::hand_result(rules, ctx.game, table, t, r, &knock, &own, Vec::new())?;
         end_hand(table, result, events);
     }

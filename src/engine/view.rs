@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use crate::cards::Card;
 use crate::melds;
+use crate::role::Role;
 use crate::ruleset::{Ruleset, Seat};
 
 use super::action::Action;
@@ -169,7 +170,8 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
         stock_count: table.stock.len(),
         knock_limit: table.knock_limit,
         multiplier: table.multiplier,
-        players: (0..2)
+        players: Role::ALL
+            .into_iter()
             .filter(|&r| Some(r) != role)
             .map(|r| PlayerView {
                 seat: table.seats[r],

@@ -84,11 +84,11 @@ fn expected(
         return None;
     };
     let k = if result.outcome == Outcome::Undercut {
-        1 - w
+        w.other()
     } else {
         w
     };
-    let d = 1 - k;
+    let d = k.other();
     let knocker = t.seats[k];
     let shown = melds_of(&result.melds[usize::from(knocker)], at, p)?;
     let before = p.len();
