@@ -5,6 +5,7 @@ use crate::ruleset::{MatchRules, MeldRules, Ruleset, Target};
 
 use super::base::{Base, OptionEntry};
 use super::error::{RulesetError, at, in_file};
+use super::fields::{self, IntField};
 use super::hooks::{Binding, HookPoint};
 use super::spec::{Loc, Sections, TargetSpec};
 
@@ -15,24 +16,21 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
-    fn int(&mut self, v: &Option<Loc<i64>>, path: &str, default: i64, lo: i64, hi: i64) -> i64 {
-        match v {
-            None => default,
-            Some(l) if (lo..=hi).contains(&l.value) => l.value,
-            Some(l) => {
-                let range = if hi >= 1_000_000 {
-                    format!("{lo} or more")
-                } else {
-                    format!("{lo} to {hi}")
-                };
-                self.errors.push(at(
-                    l,
-                    self.file,
-                    format!("`{path}` must be {range}, not {}", l.value),
-                ));
+    /// The value of `field` (written at `path`), or `default` when it is not written or out of
+    /// range.
+    fn int_at(&mut self, v: &Option<Loc<i64>>, field: &IntField, path: &str, default: i64) -> i64 {
+        let Some(l) = v else { return default };
+        match field.check(path, l.value) {
+            Ok(n) => n,
+            Err(message) => {
+                self.errors.push(at(l, self.file, message));
                 default
             }
         }
+    }
+
+    fn int(&mut self, v: &Option<Loc<i64>>, field: &IntField, default: i64) -> i64 {
+        self.int_at(v, field, field.key, default)
     }
 
     fn val<T: Clone>(&self, v: &Option<Loc<T>>, default: T) -> T {
@@ -59,48 +57,29 @@ pub(crate) fn build_ruleset(
         errors: Vec::new(),
     };
     let s = sections;
-    let seats = c.int(&base.seats, "seats", 2, 2, 4) as u8;
+    let seats = c.int(&base.seats, &fields::SEATS, i64::from(d.seats)) as u8;
 
     let mut values = d.melds.values;
     if let Some(v) = &s.deck.values {
         for (i, (key, field)) in v.ranks().into_iter().enumerate() {
-            values[i] = c.int(
+            values[i] = c.int_at(
                 field,
-                &format!("deck.values.{key}"),
+                &fields::CARD_VALUE,
+                &format!("{}.{key}", fields::CARD_VALUE.key),
                 i64::from(values[i]),
-                0,
-                100,
             ) as u8;
         }
     }
     let m = &s.melds;
-    let set_min = c.int(
-        &m.set_min,
-        "melds.set_min",
-        i64::from(d.melds.set_min),
-        3,
-        4,
-    ) as u8;
-    let set_max = c.int(
-        &m.set_max,
-        "melds.set_max",
-        i64::from(d.melds.set_max),
-        3,
-        4,
-    ) as u8;
+    let set_min = c.int(&m.set_min, &fields::SET_MIN, i64::from(d.melds.set_min)) as u8;
+    let set_max = c.int(&m.set_max, &fields::SET_MAX, i64::from(d.melds.set_max)) as u8;
     if set_max < set_min {
         c.err(
             &m.set_max,
             format!("`melds.set_max` ({set_max}) is less than `melds.set_min` ({set_min})"),
         );
     }
-    let run_min = c.int(
-        &m.run_min,
-        "melds.run_min",
-        i64::from(d.melds.run_min),
-        3,
-        13,
-    ) as u8;
+    let run_min = c.int(&m.run_min, &fields::RUN_MIN, i64::from(d.melds.run_min)) as u8;
     let ace = c.val(&m.ace, d.melds.ace);
     let wrap = c.val(&m.wrap, d.melds.wrap);
     if wrap && ace != crate::ruleset::AceRank::Both {
@@ -120,17 +99,13 @@ pub(crate) fn build_ruleset(
 
     let hand_size = c.int(
         &s.deal.hand_size,
-        "deal.hand_size",
+        &fields::HAND_SIZE,
         i64::from(d.hand_size),
-        3,
-        20,
     ) as u8;
     let reserve = c.int(
         &s.stock.reserve,
-        "stock.reserve",
+        &fields::RESERVE,
         i64::from(d.stock_reserve),
-        0,
-        20,
     ) as u8;
     let used = 2 * u32::from(hand_size) + 1 + u32::from(reserve);
     if used >= 52 {
@@ -146,10 +121,8 @@ pub(crate) fn build_ruleset(
     let knocking = c.val(&s.knocking.allowed, d.knock_limit.is_some());
     let limit = c.int(
         &s.knocking.knock_limit,
-        "knocking.knock_limit",
+        &fields::KNOCK_LIMIT,
         i64::from(d.knock_limit.unwrap_or(10)).min(i64::from(max_deadwood)),
-        0,
-        1_000_000,
     );
     if limit > i64::from(max_deadwood) {
         c.err(
@@ -171,27 +144,17 @@ pub(crate) fn build_ruleset(
     }
 
     let sc = &s.scoring;
-    let gin_bonus = c.int(
-        &sc.gin_bonus,
-        "scoring.gin_bonus",
-        i64::from(d.gin_bonus),
-        0,
-        10_000,
-    ) as u32;
+    let gin_bonus = c.int(&sc.gin_bonus, &fields::GIN_BONUS, i64::from(d.gin_bonus)) as u32;
     let big_gin = c.val(&sc.big_gin, d.big_gin_bonus.is_some());
     let big_gin_bonus = c.int(
         &sc.big_gin_bonus,
-        "scoring.big_gin_bonus",
+        &fields::BIG_GIN_BONUS,
         i64::from(d.big_gin_bonus.unwrap_or(31)),
-        0,
-        10_000,
     ) as u32;
     let undercut_bonus = c.int(
         &sc.undercut_bonus,
-        "scoring.undercut_bonus",
+        &fields::UNDERCUT_BONUS,
         i64::from(d.undercut_bonus),
-        0,
-        10_000,
     ) as u32;
     let tie_is_undercut = c.val(&sc.tie_is_undercut, d.tie_is_undercut);
 
@@ -261,10 +224,21 @@ pub(crate) fn build_ruleset(
     let match_rules = MatchRules {
         targets,
         default_target,
-        game_bonus: c.int(&mm.game_bonus, "match.game_bonus", 0, 0, 10_000) as u32,
-        box_bonus: c.int(&mm.box_bonus, "match.box_bonus", 0, 0, 10_000) as u32,
-        shutout_multiplier: c.int(&mm.shutout_multiplier, "match.shutout_multiplier", 1, 1, 10)
-            as u32,
+        game_bonus: c.int(
+            &mm.game_bonus,
+            &fields::GAME_BONUS,
+            i64::from(d.match_rules.game_bonus),
+        ) as u32,
+        box_bonus: c.int(
+            &mm.box_bonus,
+            &fields::BOX_BONUS,
+            i64::from(d.match_rules.box_bonus),
+        ) as u32,
+        shutout_multiplier: c.int(
+            &mm.shutout_multiplier,
+            &fields::SHUTOUT_MULTIPLIER,
+            i64::from(d.match_rules.shutout_multiplier),
+        ) as u32,
     };
 
     if c.errors.is_empty() {

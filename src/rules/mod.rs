@@ -29,6 +29,7 @@ pub mod contexts;
 mod cpu_clock;
 mod describe;
 mod error;
+mod fields;
 mod files;
 pub mod hooks;
 mod info;
