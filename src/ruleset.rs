@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::{Card, CardSet, Rank};
+use crate::cards::{Card, CardSet};
 
 pub type Seat = u8;
 
@@ -68,12 +68,13 @@ impl MeldRules {
 
     /// The largest deadwood any hand of `n` cards can hold.
     pub fn max_deadwood(&self, n: usize) -> u32 {
-        let mut v: Vec<u32> = Rank::ALL
+        let mut values = self.values;
+        values.sort_unstable_by(|a, b| b.cmp(a));
+        values
             .iter()
-            .flat_map(|r| std::iter::repeat_n(u32::from(self.values[r.index()]), 4))
-            .collect();
-        v.sort_unstable_by(|a, b| b.cmp(a));
-        v.iter().take(n).sum()
+            .flat_map(|&v| std::iter::repeat_n(u32::from(v), 4))
+            .take(n)
+            .sum()
     }
 }
 

@@ -164,8 +164,13 @@ pub(crate) fn deal_table(
         hands[i % 2].insert(c);
     }
     let upcard = deck[2 * n];
-    let stock_cards: Vec<Card> = deck[2 * n + 1..].iter().rev().copied().collect();
-    let stock = Pile::from_bottom_up(&stock_cards).unwrap_or_default();
+    let mut stock = Pile::new();
+    for &c in deck[2 * n + 1..].iter().rev() {
+        if !stock.push(c) {
+            stock = Pile::new();
+            break;
+        }
+    }
     let mut discard = Pile::new();
     discard.push(upcard);
     let info = DealInfo {

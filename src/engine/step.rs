@@ -73,12 +73,18 @@ pub fn apply(
     };
     let ctx = TableCtx::new(rules, state, game.next(), t);
     let mark = events.len();
-    let mut table = state.tables[t].clone();
-    if let Err(e) = play(&ctx, &mut table, action.seat, &action.kind, events) {
+    let before = state.tables[t].clone();
+    if let Err(e) = play(
+        &ctx,
+        &mut state.tables[t],
+        action.seat,
+        &action.kind,
+        events,
+    ) {
+        state.tables[t] = before;
         events.truncate(mark);
         return Err(e);
     }
-    let before = std::mem::replace(&mut state.tables[t], table);
     state.game = game.next();
     if state.is_between_hands()
         && let Err(e) = score::record_deal(rules, hooks, state, events)

@@ -116,7 +116,12 @@ impl Shared {
 
 /// The view of `seat`, or `None` when the game has no such seat.
 pub fn view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
-    seat_view(rules, state, seat, &Shared::of(rules, state))
+    // One view: the scores move into it instead of being copied.
+    let mut shared = Shared::of(rules, state);
+    let scores = std::mem::take(&mut shared.scores);
+    let mut v = seat_view(rules, state, seat, &shared)?;
+    v.scores = scores;
+    Some(v)
 }
 
 /// One view per seat.

@@ -48,6 +48,7 @@ use rhai::{
     NativeCallContext, Scope,
 };
 
+use crate::cards::Card;
 use crate::hooks::{
     DealInfo, DealerInfo, GameScore, HookError, Hooks, LayoutInfo, MatchLayout, RecordInfo,
     ScoreEntry, SeatingInfo, TableResult, TableSeating, check_entries, check_seating,
@@ -650,7 +651,62 @@ pub struct Binding {
 pub struct ScriptHooks {
     bindings: [Option<Binding>; 6],
     ruleset: Arc<Ruleset>,
+    /// The fields of every deal context that the ruleset alone decides, built once.
+    deal_constants: DealConstants,
 }
+
+/// `values`, `seats` and `hand_size` of the deal contexts, and the largest knock limit a hook may
+/// return: the same for every deal of a ruleset.
+struct DealConstants {
+    values: Dynamic,
+    seats: Dynamic,
+    hand_size: Dynamic,
+    max_knock_limit: i64,
+}
+
+impl DealConstants {
+    fn of(rules: &Ruleset) -> DealConstants {
+        let values = crate::cards::Rank::ALL
+            .into_iter()
+            .map(|r| {
+                (
+                    r.char().to_string().into(),
+                    int(i64::from(rules.melds.values[r.index()])),
+                )
+            })
+            .collect::<Map>();
+        DealConstants {
+            values: Dynamic::from_map(values),
+            seats: int(i64::from(rules.seats)),
+            hand_size: int(i64::from(rules.hand_size)),
+            max_knock_limit: i64::from(
+                rules
+                    .melds
+                    .max_deadwood(usize::from(rules.hand_size))
+                    .min(255),
+            ),
+        }
+    }
+}
+
+/// A card's `upcard`, `upcard_rank` and `upcard_suit` strings.
+fn card_words(card: Card) -> [Dynamic; 3] {
+    [
+        str_(&card.to_string()),
+        str_(&card.rank().char().to_string()),
+        str_(&card.suit().char().to_string()),
+    ]
+}
+
+/// [`card_words`] of every card (index: [`Card::bit`]), built once: a clone shares the text.
+static CARD_WORDS: LazyLock<Vec<[Dynamic; 3]>> = LazyLock::new(|| {
+    (0..64)
+        .map(|bit| match Card::from_bit(bit) {
+            Some(card) => card_words(card),
+            None => [Dynamic::UNIT, Dynamic::UNIT, Dynamic::UNIT],
+        })
+        .collect()
+});
 
 impl fmt::Debug for ScriptHooks {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -822,6 +878,7 @@ impl ScriptHooks {
         }
         ScriptHooks {
             bindings: table,
+            deal_constants: DealConstants::of(&ruleset),
             ruleset,
         }
     }
@@ -830,16 +887,29 @@ impl ScriptHooks {
         self.bindings[point.index()].as_ref()
     }
 
-    /// Calls the script bound to `point` with `ctx`; `None` when nothing is bound.
-    fn call(&self, point: HookPoint, ctx: Map) -> Option<Result<Dynamic, HookError>> {
-        OBSERVER.with(|o| {
-            if let Ok(mut o) = o.try_borrow_mut()
-                && let Some(observe) = o.as_mut()
-            {
-                observe(point, &ctx);
-            }
-        });
-        let b = self.binding(point)?;
+    /// Calls the script bound to `point` with the context `ctx` builds; `None` when nothing is
+    /// bound. The context is built only for a script, or for an observer ([`observe_contexts`]).
+    fn call(
+        &self,
+        point: HookPoint,
+        ctx: impl FnOnce() -> Map,
+    ) -> Option<Result<Dynamic, HookError>> {
+        let binding = self.binding(point);
+        let observed = OBSERVER.with(|o| o.try_borrow().is_ok_and(|o| o.is_some()));
+        if binding.is_none() && !observed {
+            return None;
+        }
+        let ctx = ctx();
+        if observed {
+            OBSERVER.with(|o| {
+                if let Ok(mut o) = o.try_borrow_mut()
+                    && let Some(observe) = o.as_mut()
+                {
+                    observe(point, &ctx);
+                }
+            });
+        }
+        let b = binding?;
         let spending = SPENDING.with(Cell::get);
         let (deadline, allowed) = match spending {
             Some(s) => {
@@ -890,32 +960,29 @@ impl ScriptHooks {
     }
 
     fn deal_ctx(&self, deal: &DealInfo) -> Map {
-        let rules = &self.ruleset;
+        let constant = &self.deal_constants;
         let mut m = Map::new();
         let card = deal.upcard;
-        m.insert("upcard".into(), str_(&card.to_string()));
-        m.insert("upcard_rank".into(), str_(&card.rank().char().to_string()));
-        m.insert("upcard_suit".into(), str_(&card.suit().char().to_string()));
+        let [text, rank, suit] = CARD_WORDS
+            .get(card.bit() as usize)
+            .cloned()
+            .unwrap_or_else(|| card_words(card));
+        m.insert("upcard".into(), text);
+        m.insert("upcard_rank".into(), rank);
+        m.insert("upcard_suit".into(), suit);
         m.insert(
             "upcard_value".into(),
-            int(i64::from(rules.melds.value(card))),
+            int(i64::from(self.ruleset.melds.value(card))),
         );
-        let mut values = Map::new();
-        for r in crate::cards::Rank::ALL {
-            values.insert(
-                r.char().to_string().into(),
-                int(i64::from(rules.melds.values[r.index()])),
-            );
-        }
-        m.insert("values".into(), Dynamic::from_map(values));
+        m.insert("values".into(), constant.values.clone());
         m.insert("dealer".into(), int(i64::from(deal.dealer)));
         m.insert("hand_number".into(), int(i64::from(deal.hand_number)));
         m.insert(
             "totals".into(),
             Dynamic::from_array(deal.totals.iter().map(|&t| int(t)).collect()),
         );
-        m.insert("seats".into(), int(i64::from(rules.seats)));
-        m.insert("hand_size".into(), int(i64::from(rules.hand_size)));
+        m.insert("seats".into(), constant.seats.clone());
+        m.insert("hand_size".into(), constant.hand_size.clone());
         m
     }
 }
@@ -987,12 +1054,15 @@ fn describe_eval_error(
 impl Hooks for ScriptHooks {
     fn knock_limit(&self, deal: &DealInfo) -> Result<Option<u8>, HookError> {
         let point = HookPoint::KnockLimit;
-        let mut ctx = self.deal_ctx(deal);
-        ctx.insert(
-            "default".into(),
-            deal.knock_limit
-                .map_or(Dynamic::UNIT, |l| int(i64::from(l))),
-        );
+        let ctx = || {
+            let mut ctx = self.deal_ctx(deal);
+            ctx.insert(
+                "default".into(),
+                deal.knock_limit
+                    .map_or(Dynamic::UNIT, |l| int(i64::from(l))),
+            );
+            ctx
+        };
         let Some(r) = self.call(point, ctx) else {
             return Ok(deal.knock_limit);
         };
@@ -1000,18 +1070,17 @@ impl Hooks for ScriptHooks {
         if v.is_unit() {
             return Ok(None);
         }
-        let max = self
-            .ruleset
-            .melds
-            .max_deadwood(usize::from(self.ruleset.hand_size))
-            .min(255);
-        as_int(point, "the knock limit", &v, 0, i64::from(max)).map(|n| Some(n as u8))
+        let max = self.deal_constants.max_knock_limit;
+        as_int(point, "the knock limit", &v, 0, max).map(|n| Some(n as u8))
     }
 
     fn score_multiplier(&self, deal: &DealInfo) -> Result<u32, HookError> {
         let point = HookPoint::ScoreMultiplier;
-        let mut ctx = self.deal_ctx(deal);
-        ctx.insert("default".into(), int(1));
+        let ctx = || {
+            let mut ctx = self.deal_ctx(deal);
+            ctx.insert("default".into(), int(1));
+            ctx
+        };
         let Some(r) = self.call(point, ctx) else {
             return Ok(1);
         };
@@ -1021,13 +1090,16 @@ impl Hooks for ScriptHooks {
     fn match_layout(&self, info: &LayoutInfo) -> Result<MatchLayout, HookError> {
         let point = HookPoint::MatchLayout;
         let default = MatchLayout::individual(info.seats);
-        let mut ctx = Map::new();
-        ctx.insert("seats".into(), int(i64::from(info.seats)));
-        ctx.insert("target".into(), target_dynamic(info.target));
-        let mut d = Map::new();
-        d.insert("sides".into(), sides_dynamic(&default));
-        d.insert("games".into(), int(i64::from(default.games)));
-        ctx.insert("default".into(), Dynamic::from_map(d));
+        let ctx = || {
+            let mut ctx = Map::new();
+            ctx.insert("seats".into(), int(i64::from(info.seats)));
+            ctx.insert("target".into(), target_dynamic(info.target));
+            let mut d = Map::new();
+            d.insert("sides".into(), sides_dynamic(&default));
+            d.insert("games".into(), int(i64::from(default.games)));
+            ctx.insert("default".into(), Dynamic::from_map(d));
+            ctx
+        };
         let Some(r) = self.call(point, ctx) else {
             return Ok(default);
         };
@@ -1067,16 +1139,19 @@ impl Hooks for ScriptHooks {
     fn seating(&self, info: &SeatingInfo) -> Result<Vec<TableSeating>, HookError> {
         let point = HookPoint::Seating;
         let default = default_seating(info.seats, info.dealer);
-        let mut ctx = Map::new();
-        ctx.insert("seats".into(), int(i64::from(info.seats)));
-        ctx.insert("dealer".into(), int(i64::from(info.dealer)));
-        ctx.insert("hand_number".into(), int(i64::from(info.hand_number)));
-        ctx.insert("sides".into(), sides_dynamic(info.layout));
-        ctx.insert("games".into(), int(i64::from(info.layout.games)));
-        ctx.insert(
-            "default".into(),
-            Dynamic::from_array(default.iter().map(seating_dynamic).collect()),
-        );
+        let ctx = || {
+            let mut ctx = Map::new();
+            ctx.insert("seats".into(), int(i64::from(info.seats)));
+            ctx.insert("dealer".into(), int(i64::from(info.dealer)));
+            ctx.insert("hand_number".into(), int(i64::from(info.hand_number)));
+            ctx.insert("sides".into(), sides_dynamic(info.layout));
+            ctx.insert("games".into(), int(i64::from(info.layout.games)));
+            ctx.insert(
+                "default".into(),
+                Dynamic::from_array(default.iter().map(seating_dynamic).collect()),
+            );
+            ctx
+        };
         let Some(r) = self.call(point, ctx) else {
             return Ok(default);
         };
@@ -1114,13 +1189,16 @@ impl Hooks for ScriptHooks {
     fn record_result(&self, info: &RecordInfo) -> Result<Vec<ScoreEntry>, HookError> {
         let point = HookPoint::RecordResult;
         let default = default_entries(info);
-        let mut ctx = Map::new();
-        ctx.insert("hand_number".into(), int(i64::from(info.hand_number)));
-        ctx.insert("target".into(), target_dynamic(info.target));
-        ctx.insert("sides".into(), sides_dynamic(info.layout));
-        ctx.insert("games".into(), games_dynamic(info.games));
-        ctx.insert("results".into(), results_dynamic(info.results));
-        ctx.insert("default".into(), entries_dynamic(&default));
+        let ctx = || {
+            let mut ctx = Map::new();
+            ctx.insert("hand_number".into(), int(i64::from(info.hand_number)));
+            ctx.insert("target".into(), target_dynamic(info.target));
+            ctx.insert("sides".into(), sides_dynamic(info.layout));
+            ctx.insert("games".into(), games_dynamic(info.games));
+            ctx.insert("results".into(), results_dynamic(info.results));
+            ctx.insert("default".into(), entries_dynamic(&default));
+            ctx
+        };
         let Some(r) = self.call(point, ctx) else {
             return Ok(default);
         };
@@ -1163,14 +1241,17 @@ impl Hooks for ScriptHooks {
     fn next_dealer(&self, info: &DealerInfo) -> Result<Seat, HookError> {
         let point = HookPoint::NextDealer;
         let default = default_next_dealer(info);
-        let mut ctx = Map::new();
-        ctx.insert("seats".into(), int(i64::from(info.seats)));
-        ctx.insert("dealer".into(), int(i64::from(info.dealer)));
-        ctx.insert("hand_number".into(), int(i64::from(info.hand_number)));
-        ctx.insert("rule".into(), str_(rule_name(info.rule)));
-        ctx.insert("sides".into(), sides_dynamic(info.layout));
-        ctx.insert("results".into(), results_dynamic(info.results));
-        ctx.insert("default".into(), int(i64::from(default)));
+        let ctx = || {
+            let mut ctx = Map::new();
+            ctx.insert("seats".into(), int(i64::from(info.seats)));
+            ctx.insert("dealer".into(), int(i64::from(info.dealer)));
+            ctx.insert("hand_number".into(), int(i64::from(info.hand_number)));
+            ctx.insert("rule".into(), str_(rule_name(info.rule)));
+            ctx.insert("sides".into(), sides_dynamic(info.layout));
+            ctx.insert("results".into(), results_dynamic(info.results));
+            ctx.insert("default".into(), int(i64::from(default)));
+            ctx
+        };
         let Some(r) = self.call(point, ctx) else {
             return Ok(default);
         };
