@@ -2,7 +2,6 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use gin_rules::cards::Card;
 use gin_rules::hooks::{DealInfo, HookError, Hooks};
@@ -22,13 +21,10 @@ fn scripts(list: &[(&str, &str)]) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// Checks an authored ruleset that must fail, quickly, and returns its errors.
+/// Checks an authored ruleset that must fail and returns its errors (what a check costs is
+/// measured by `examples/limits.rs`, not here: a timed test fails on a busy machine).
 fn errors_of(yaml: &str, list: &[(&str, &str)]) -> Vec<RulesetError> {
-    let started = Instant::now();
-    let result = Catalog::builtin().check(yaml, &scripts(list));
-    let took = started.elapsed();
-    assert!(took < Duration::from_millis(500), "took {took:?}");
-    match result {
+    match Catalog::builtin().check(yaml, &scripts(list)) {
         Ok(v) => panic!("loaded: {v:?}"),
         Err(e) => e,
     }
@@ -75,14 +71,10 @@ fn with_hook(script: &str) -> Arc<Variant> {
     }
 }
 
-/// Runs the knock-limit hook of `script`, which must fail fast; returns the message.
+/// Runs the knock-limit hook of `script`, which must fail; returns the message.
 fn hook_failure(script: &str) -> String {
     let v = with_hook(script);
-    let started = Instant::now();
-    let r = knock_limit(v.hooks.as_ref(), "7H");
-    let took = started.elapsed();
-    assert!(took < Duration::from_millis(500), "took {took:?}");
-    match r {
+    match knock_limit(v.hooks.as_ref(), "7H") {
         Ok(x) => panic!("hook returned {x:?}"),
         Err(e) => {
             assert_eq!(e.hook, "knock_limit");
@@ -560,9 +552,7 @@ mod errors {
                 "id: b\nname: B\nextends: a\n".to_string(),
             ),
         ];
-        let started = Instant::now();
         let errors = c.add_files(&files, &BTreeMap::new()).unwrap_err();
-        assert!(started.elapsed() < Duration::from_millis(500));
         assert!(
             errors
                 .iter()

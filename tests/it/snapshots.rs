@@ -3,6 +3,7 @@
 //! `tests/it/scenarios/*.yaml` replayed move by move. Review changes with `cargo insta review`.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use gin_rules::bot;
 use gin_rules::cards::{Card, CardSet, parse_cards};
@@ -11,7 +12,7 @@ use gin_rules::engine::{
     legal_actions, new_game, step, validate,
 };
 use gin_rules::rules::{Catalog, RulesRow, Variant, rules_table};
-use gin_rules::ruleset::{RulesetRef, Seat, Target};
+use gin_rules::ruleset::{AuthoredRuleset, RulesetRef, Seat, Target};
 use serde::{Deserialize, Serialize};
 
 use crate::variants;
@@ -147,7 +148,10 @@ mod scenarios {
     struct Scenario {
         /// What the scenario shows, in words.
         about: String,
+        /// A built-in ruleset's id, or the id the `authored` ruleset declares.
         ruleset: String,
+        /// An authored ruleset's YAML, for a rule no built-in plays.
+        authored: Option<String>,
         #[serde(default)]
         options: Vec<String>,
         /// `None`: the ruleset's default.
@@ -574,8 +578,15 @@ mod scenarios {
         let s: Scenario =
             serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let catalog = Catalog::builtin();
+        let mut r = reference(&s.ruleset, &s.options);
+        r.authored = s.authored.map(|yaml| {
+            Arc::new(AuthoredRuleset {
+                yaml,
+                scripts: BTreeMap::new(),
+            })
+        });
         let v = catalog
-            .resolve(&reference(&s.ruleset, &s.options))
+            .resolve(&r)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let mut decks: Vec<Vec<Card>> = s.decks.iter().map(deck).collect();
         if let Some(d) = &s.deck {

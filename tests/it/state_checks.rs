@@ -540,3 +540,116 @@ async fn an_impossible_plain_state_is_invalid_state_over_http() {
     assert_eq!(status, 422, "{p}");
     assert_eq!(p["type"], "invalid-state");
 }
+
+fn draw_stock() -> ActionKind {
+    ActionKind::Draw {
+        from: Source::Stock,
+    }
+}
+
+fn set_turn(s: &mut State, seat: u8) {
+    match &mut s.tables[0].phase {
+        Phase::Draw { seat: to_draw, .. } => *to_draw = seat,
+        p => panic!("not a draw: {p:?}"),
+    }
+}
+
+#[test]
+fn whose_turn_follows_the_cards_and_the_move_count() {
+    let v = variant("standard", &[]);
+    let s = deal_deck(
+        &v,
+        deck(KNOCKER, DEFENDER, "KD", "2D 3S"),
+        Target::Points(100),
+    );
+    let s = act(&v, &s, 1, ActionKind::Pass);
+    let passed = act(&v, &s, 0, ActionKind::Pass);
+
+    // Both passed: the first player draws, from the stock only.
+    let mut s = passed.clone();
+    s.tables[0].phase = Phase::Draw {
+        seat: 0,
+        stock_only: false,
+    };
+    refused(&v, &s, "it cannot be seat 0's turn");
+    let mut s = passed.clone();
+    s.tables[0].phase = Phase::Draw {
+        seat: 1,
+        stock_only: false,
+    };
+    refused(&v, &s, "is from the stock only");
+
+    // One turn played: the dealer draws, at move 4 and at no other count that fits the cards.
+    let s = act(&v, &passed, 1, draw_stock());
+    let one_turn = act(
+        &v,
+        &s,
+        1,
+        ActionKind::Discard {
+            card: "2D".parse().unwrap(),
+        },
+    );
+    let mut s = one_turn.clone();
+    set_turn(&mut s, 1);
+    refused(&v, &s, "it cannot be seat 1's turn");
+    // No taken card is held, and a card taken would still be held until two more stock draws.
+    for moves in [3, 5, 6, 8] {
+        let mut s = one_turn.clone();
+        s.game.moves = moves;
+        refused(&v, &s, "of the first deal cannot be seat 0's turn");
+    }
+
+    // Seat 0 takes 2D from the pile: a taken card held means at least one turn drew from the
+    // pile, but 5 moves fit no way of play that leaves these cards (4, 6 and 7 do).
+    let s = act(
+        &v,
+        &one_turn,
+        0,
+        ActionKind::Draw {
+            from: Source::Discard,
+        },
+    );
+    let took = act(
+        &v,
+        &s,
+        0,
+        ActionKind::Discard {
+            card: "TD".parse().unwrap(),
+        },
+    );
+    for (moves, fits) in [(4, true), (5, false), (6, true), (7, true)] {
+        let mut s = took.clone();
+        s.game.moves = moves;
+        assert_eq!(check(&v, &s).is_ok(), fits, "move {moves}");
+    }
+}
+
+#[test]
+fn a_reshuffled_stock_keeps_the_counts_of_a_dealt_one() {
+    let v = variant("standard", &["reshuffle-stock"]);
+    let mut s = deal_deck(&v, deck(KNOCKER, DEFENDER, "KD", ""), Target::Points(100));
+    s = act(&v, &s, 1, ActionKind::Pass);
+    s = act(&v, &s, 0, ActionKind::Pass);
+    let mut seat = 1;
+    while s.tables[0].reshuffles == 0 {
+        let next = act(&v, &s, seat, draw_stock());
+        let t = &next.tables[0];
+        let r = t.role(seat).unwrap();
+        let drawn = t.hands[r].minus(s.tables[0].hands[r]).first().unwrap();
+        s = act(&v, &next, seat, ActionKind::Discard { card: drawn });
+        seat = 1 - seat;
+    }
+    // One card moved from the pile back into the stock.
+    let mut moved = s.clone();
+    let t = &mut moved.tables[0];
+    let top = t.discard.pop().unwrap();
+    t.stock.push(top);
+    refused(&v, &moved, "the stock was reshuffled at a draw");
+    // The whole pile put back under the stock.
+    let mut moved = s.clone();
+    let t = &mut moved.tables[0];
+    while let Some(c) = t.discard.pop() {
+        t.stock.push(c);
+    }
+    refused(&v, &moved, "more than the 31 it was dealt");
+}

@@ -7,10 +7,10 @@
 //!    ruleset's hook gives, lengths, seats, the target;
 //! 2. each table ([`table::check_table`]): every card once, hand sizes, piles and phase as play
 //!    leaves them;
-//! 3. across fields ([`deal`], [`result`], [`record::check_scores`]): the seating, knock limit and
-//!    multiplier the hooks give for this deal, the seeded deck of a later deal, each hand result
-//!    as the cards score it, and scores, closed games, bonuses and winners as the results make
-//!    them.
+//! 3. across fields ([`deal`], [`result`], [`record::check_scores`], [`turn`]): the seating,
+//!    knock limit and multiplier the hooks give for this deal, the seeded deck of a later deal,
+//!    each hand result as the cards score it, scores, closed games, bonuses and winners as the
+//!    results make them, and whose turn it is as the draws and the move count allow.
 //!
 //! Some reachable-looking states still pass: the order of earlier play is not recorded, so the
 //! checks are the necessary conditions that the state itself can answer (see README, "Plain
@@ -20,6 +20,7 @@ mod deal;
 mod record;
 mod result;
 mod table;
+mod turn;
 
 use crate::hooks::Hooks;
 use crate::ruleset::Ruleset;
@@ -62,6 +63,7 @@ pub fn validate(rules: &Ruleset, hooks: &dyn Hooks, state: &State) -> Result<(),
     }
     record::check_scores(rules, hooks, state, &mut p);
     record::check_moves(rules, state, &mut p);
+    turn::check_turns(rules, state, &mut p);
     if p.is_empty() {
         Ok(())
     } else {

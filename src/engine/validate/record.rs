@@ -6,7 +6,7 @@ use crate::ruleset::{Ruleset, Seat, Target};
 
 use super::super::score::{self, checked_totals, classic_bonuses, final_totals, leader};
 use super::super::state::{MatchRecord, Outcome, Phase, State};
-use super::drawn_from_stock;
+use super::{drawn_from_stock, stock_at_deal};
 
 /// What later checks index by: the layout the ruleset gives, one entry per game and side, the
 /// target, winners and bonuses within the match.
@@ -207,17 +207,16 @@ fn check_closed(rules: &Ruleset, state: &State, p: &mut Vec<String>) {
 
 /// Moves count every action accepted: each deal before this one took at least three (two at a
 /// table to go out, one to deal the next), and this one at least one per card drawn from the
-/// stock (or per reshuffle). A hand that is over ended at a move of this game, the last of them at this move.
+/// stock. A hand that is over ended at a move of this game, the last of them at this move.
 pub(super) fn check_moves(rules: &Ruleset, state: &State, p: &mut Vec<String>) {
     let mut least = 3 * u64::from(state.deal_number);
     let mut last_end = None;
     for t in &state.tables {
-        // A reshuffle happens at a draw from the stock, one at most per draw.
-        let drawn = if t.reshuffles == 0 {
-            drawn_from_stock(rules, t).unwrap_or(0) as u64
-        } else {
-            u64::from(t.reshuffles)
-        };
+        // Each reshuffle comes after the stock was drawn down to its reserve.
+        let per_stock =
+            (stock_at_deal(rules) as u64).saturating_sub(u64::from(rules.stock_reserve));
+        let drawn = drawn_from_stock(rules, t).unwrap_or(0) as u64
+            + u64::from(t.reshuffles).saturating_mul(per_stock);
         let over = match &t.phase {
             Phase::Over { result } => {
                 last_end = last_end.max(Some(result.game.moves));

@@ -70,6 +70,12 @@ pub(super) fn check_table(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<Stri
             "{at}the stock was reshuffled {} times, but this game never reshuffles it",
             t.reshuffles
         ));
+    } else if t.reshuffles > 0 && t.stock.len() >= stock_at_deal(rules) {
+        p.push(format!(
+            "{at}the stock was reshuffled at a draw, so it holds fewer than the {} cards of a \
+             new stock",
+            stock_at_deal(rules)
+        ));
     }
     check_upcard(rules, t, at, p);
     check_phase(rules, t, at, p);
@@ -171,20 +177,19 @@ fn check_phase(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) {
     let stock = t.stock.len();
     let reshuffling = rules.stock_end == StockEnd::Reshuffle;
     // Each turn draws one card and discards one, so the discard pile holds the upcard plus one
-    // card per stock draw between turns, one fewer in the middle of a turn (not after a reshuffle,
-    // which empties the pile into the stock).
+    // card per stock draw between turns, one fewer in the middle of a turn. A reshuffle leaves
+    // the same counts: it turns all of the pile but its top card into a stock as long as the
+    // dealt one, at the draw that then takes a card from it.
     let pile_between_turns = |p: &mut Vec<String>, mid_turn: bool| {
         let Some(drawn) = drawn_from_stock(rules, t) else {
-            if t.reshuffles == 0 {
-                p.push(format!(
-                    "{at}the stock holds {stock} cards, more than the {} it was dealt",
-                    stock_at_deal(rules)
-                ));
-            }
+            p.push(format!(
+                "{at}the stock holds {stock} cards, more than the {} it was dealt",
+                stock_at_deal(rules)
+            ));
             return;
         };
         let want = if mid_turn { drawn } else { drawn + 1 };
-        if t.reshuffles == 0 && t.discard.len() != want {
+        if t.discard.len() != want {
             p.push(format!(
                 "{at}the discard pile holds {} cards, but after {drawn} draws from the stock it \
                  holds {want}",
@@ -261,7 +266,7 @@ fn check_phase(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) {
                          reserve, must be used to go out"
                     ));
                 }
-                if taken.is_none() && t.reshuffles == 0 && drawn_from_stock(rules, t) == Some(0) {
+                if taken.is_none() && drawn_from_stock(rules, t) == Some(0) {
                     p.push(format!(
                         "{at}seat {seat} is to discard but has drawn nothing: no card was \
                          taken and the stock is whole"
