@@ -29,4 +29,4 @@ pub use state::{
 };
 pub use step::{Stepped, apply, step};
 pub use validate::{InvalidState, validate};
-pub use view::{KnockView, PlayerView, SeatView, view, views};
+pub use view::{KnockView, PlayerView, SeatView, play_view, view, views};

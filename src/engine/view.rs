@@ -124,6 +124,19 @@ pub fn view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
     Some(v)
 }
 
+/// The view of `seat` as a bot reads it: [`view`] with the scores cut to the totals (no teams,
+/// hands won, games or bonuses), so deciding a play copies no game's scores.
+pub fn play_view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
+    let shared = Shared {
+        to_act: state.to_act(),
+        scores: Scores::default(),
+        legal: legal_actions(rules, state),
+    };
+    let mut v = seat_view(rules, state, seat, &shared)?;
+    v.scores.totals = state.record.totals();
+    Some(v)
+}
+
 /// One view per seat.
 pub fn views(rules: &Ruleset, state: &State) -> Vec<SeatView> {
     let shared = Shared::of(rules, state);
