@@ -129,6 +129,11 @@ pub enum Target {
     SingleHand,
 }
 
+impl Target {
+    /// The most points a match may be played to.
+    pub const MAX_POINTS: u32 = 100_000;
+}
+
 impl Serialize for Target {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -165,7 +170,7 @@ impl schemars::JsonSchema for Target {
         schemars::json_schema!({
             "description": "Points that win the match, or \"single_hand\" for one hand only.",
             "oneOf": [
-                {"type": "integer", "minimum": 1},
+                {"type": "integer", "minimum": 1, "maximum": Target::MAX_POINTS},
                 {"const": "single_hand"}
             ]
         })

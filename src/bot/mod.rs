@@ -13,7 +13,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Action, SeatView, State, view};
+use crate::engine::{Action, SeatView, State, play_view};
 use crate::ruleset::{Ruleset, Seat};
 
 pub use autoplay::{MAX_BOT_ACTIONS, play_bots};
@@ -105,9 +105,10 @@ pub fn decide(level: Level, rules: &Ruleset, view: &SeatView) -> Option<Decision
     })
 }
 
-/// [`decide`] for `seat` of a whole state: the bot sees that seat's view only.
+/// [`decide`] for `seat` of a whole state: the bot sees that seat's view only, with the match
+/// scores as totals (a bot reads no more of them).
 pub fn decide_for(level: Level, rules: &Ruleset, state: &State, seat: Seat) -> Option<Decision> {
-    decide(level, rules, &view(rules, state, seat)?)
+    decide(level, rules, &play_view(rules, state, seat)?)
 }
 
 /// The `basic` bot's action for `seat`, or `None` when `seat` has nothing to do.

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use crate::cards::Card;
 use crate::melds;
+use crate::role::Role;
 use crate::ruleset::{Ruleset, Seat};
 
 use super::action::Action;
@@ -124,6 +125,19 @@ pub fn view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
     Some(v)
 }
 
+/// The view of `seat` as a bot reads it: [`view`] with the scores cut to the totals (no teams,
+/// hands won, games or bonuses), so deciding a play copies no game's scores.
+pub fn play_view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
+    let shared = Shared {
+        to_act: state.to_act(),
+        scores: Scores::default(),
+        legal: legal_actions(rules, state),
+    };
+    let mut v = seat_view(rules, state, seat, &shared)?;
+    v.scores.totals = state.record.totals();
+    Some(v)
+}
+
 /// One view per seat.
 pub fn views(rules: &Ruleset, state: &State) -> Vec<SeatView> {
     let shared = Shared::of(rules, state);
@@ -149,11 +163,7 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
     let knock = match &table.phase {
         Phase::LayOff { knock, .. } => Some(KnockView {
             knocker: knock.knocker,
-            melds: knock
-                .melds
-                .iter()
-                .map(|&m| melds::meld_cards(&rules.melds, m))
-                .collect(),
+            melds: melds::meld_lists(&rules.melds, &knock.melds),
             deadwood: knock.deadwood,
         }),
         _ => None,
@@ -178,7 +188,8 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
         stock_count: table.stock.len(),
         knock_limit: table.knock_limit,
         multiplier: table.multiplier,
-        players: (0..2)
+        players: Role::ALL
+            .into_iter()
             .filter(|&r| Some(r) != role)
             .map(|r| PlayerView {
                 seat: table.seats[r],

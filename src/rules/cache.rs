@@ -14,8 +14,9 @@ use sha2::{Digest, Sha256};
 
 use crate::ruleset::AuthoredRuleset;
 
-use super::load::Base;
-use super::{RulesetError, Variant};
+use super::base::Base;
+use super::error::RulesetError;
+use super::variant::Variant;
 
 /// The default bound of the cache, in estimated bytes.
 pub const DEFAULT_CACHE_BYTES: usize = 32 * 1024 * 1024;

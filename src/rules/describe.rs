@@ -6,7 +6,9 @@ use serde::Serialize;
 
 use crate::ruleset::{AceRank, NextDealer, Ruleset, StockEnd};
 
-use super::{HookInfo, HookPoint, Variant};
+use super::hooks::HookPoint;
+use super::info::HookInfo;
+use super::variant::Variant;
 
 /// One row of the rules table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]

@@ -167,8 +167,10 @@ const OUT_OF_OPERATIONS: &str = "out of operations";
 thread_local! {
     /// The budget of the calls on this thread; `None`: each call has its own limits.
     static SPENDING: Cell<Option<Spending>> = const { Cell::new(None) };
-    /// The running call's deadline and the operations it may run.
-    static CALL_LIMIT: Cell<Option<(Duration, u64)>> = const { Cell::new(None) };
+    /// The running call's deadline and the operations it may run. A deadline of `None` is set
+    /// at the call's first time check, [`MAX_CALL_TIME`] ahead: a call of fewer operations than
+    /// a check's interval never reads the clock (a system call).
+    static CALL_LIMIT: Cell<Option<(Option<Duration>, u64)>> = const { Cell::new(None) };
     /// Operations the running call has run so far.
     static CALL_OPERATIONS: Cell<u64> = const { Cell::new(0) };
     static PRINT_LINES_LEFT: Cell<u32> = const { Cell::new(MAX_PRINT_LINES) };
@@ -252,8 +254,13 @@ fn sandbox() -> Engine {
         if ops > allowed {
             return Some(Dynamic::from(OUT_OF_OPERATIONS));
         }
-        if ops % 64 == 0 && cpu_clock::now() > deadline {
-            return Some(Dynamic::from(OUT_OF_TIME));
+        if ops % 64 == 0 {
+            let now = cpu_clock::now();
+            match deadline {
+                Some(deadline) if now > deadline => return Some(Dynamic::from(OUT_OF_TIME)),
+                Some(_) => {}
+                None => CALL_LIMIT.with(|c| c.set(Some((Some(now + MAX_CALL_TIME), allowed)))),
+            }
         }
         None
     });
@@ -919,11 +926,11 @@ impl ScriptHooks {
                         format!("{}: {}", b.script.name, budget_spent(s.budget)),
                     )));
                 }
-                (s.deadline, s.operations_left)
+                (Some(s.deadline), s.operations_left)
             }
             None => {
                 PRINT_LINES_LEFT.with(|p| p.set(MAX_PRINT_LINES));
-                (cpu_clock::now() + MAX_CALL_TIME, MAX_OPERATIONS)
+                (None, MAX_OPERATIONS)
             }
         };
         let run = || {

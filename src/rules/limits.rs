@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::RulesetError;
+use super::error::{RulesetError, in_file};
 use super::spec::{OptionSpec, RulesetSpec};
 
 /// Longest ruleset file (YAML), in bytes.
@@ -81,15 +81,6 @@ pub fn bounded(errors: Vec<RulesetError>) -> Vec<RulesetError> {
         });
     }
     out
-}
-
-fn in_file(file: &str, message: String) -> RulesetError {
-    RulesetError {
-        path: file.to_string(),
-        line: None,
-        column: None,
-        message,
-    }
 }
 
 /// A script file name: letters, digits, `-`, `_` and `.`, ending in `.rhai`, not starting with a

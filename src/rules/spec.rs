@@ -15,6 +15,8 @@ use serde::{Deserialize, Deserializer};
 
 use crate::ruleset::{AceRank, NextDealer, StockEnd, Target};
 
+use super::fields;
+
 /// A value and where it was written: line and column (1-based) and, once merged, the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loc<T> {
@@ -84,8 +86,13 @@ pub enum TargetSpec {
 impl TargetSpec {
     pub fn to_target(&self) -> Result<Target, String> {
         match self {
-            TargetSpec::Points(p) if *p >= 1 && *p <= 100_000 => Ok(Target::Points(*p as u32)),
-            TargetSpec::Points(p) => Err(format!("{p} is not a target: use 1 to 100000 points")),
+            TargetSpec::Points(p) => match u32::try_from(*p) {
+                Ok(n) if (1..=Target::MAX_POINTS).contains(&n) => Ok(Target::Points(n)),
+                _ => Err(format!(
+                    "{p} is not a target: use 1 to {} points",
+                    Target::MAX_POINTS
+                )),
+            },
             TargetSpec::Word(w) if w == "single_hand" => Ok(Target::SingleHand),
             TargetSpec::Word(w) => Err(format!(
                 "{:?} is not a target: write a number of points or `single_hand`",
@@ -152,19 +159,19 @@ section! {
     /// What each rank counts as deadwood. Ranks not listed keep their value (ace 1, two to ten
     /// their pips, J Q K 10). The deck is one 52-card deck per table, without jokers.
     pub struct ValuesSpec {
-        #[serde(rename = "A")] #[schemars(range(min = 0, max = 100))] ace: i64,
-        #[serde(rename = "2")] #[schemars(range(min = 0, max = 100))] two: i64,
-        #[serde(rename = "3")] #[schemars(range(min = 0, max = 100))] three: i64,
-        #[serde(rename = "4")] #[schemars(range(min = 0, max = 100))] four: i64,
-        #[serde(rename = "5")] #[schemars(range(min = 0, max = 100))] five: i64,
-        #[serde(rename = "6")] #[schemars(range(min = 0, max = 100))] six: i64,
-        #[serde(rename = "7")] #[schemars(range(min = 0, max = 100))] seven: i64,
-        #[serde(rename = "8")] #[schemars(range(min = 0, max = 100))] eight: i64,
-        #[serde(rename = "9")] #[schemars(range(min = 0, max = 100))] nine: i64,
-        #[serde(rename = "T", alias = "10")] #[schemars(range(min = 0, max = 100))] ten: i64,
-        #[serde(rename = "J")] #[schemars(range(min = 0, max = 100))] jack: i64,
-        #[serde(rename = "Q")] #[schemars(range(min = 0, max = 100))] queen: i64,
-        #[serde(rename = "K")] #[schemars(range(min = 0, max = 100))] king: i64,
+        #[serde(rename = "A")] #[schemars(transform = fields::CARD_VALUE.schema())] ace: i64,
+        #[serde(rename = "2")] #[schemars(transform = fields::CARD_VALUE.schema())] two: i64,
+        #[serde(rename = "3")] #[schemars(transform = fields::CARD_VALUE.schema())] three: i64,
+        #[serde(rename = "4")] #[schemars(transform = fields::CARD_VALUE.schema())] four: i64,
+        #[serde(rename = "5")] #[schemars(transform = fields::CARD_VALUE.schema())] five: i64,
+        #[serde(rename = "6")] #[schemars(transform = fields::CARD_VALUE.schema())] six: i64,
+        #[serde(rename = "7")] #[schemars(transform = fields::CARD_VALUE.schema())] seven: i64,
+        #[serde(rename = "8")] #[schemars(transform = fields::CARD_VALUE.schema())] eight: i64,
+        #[serde(rename = "9")] #[schemars(transform = fields::CARD_VALUE.schema())] nine: i64,
+        #[serde(rename = "T", alias = "10")] #[schemars(transform = fields::CARD_VALUE.schema())] ten: i64,
+        #[serde(rename = "J")] #[schemars(transform = fields::CARD_VALUE.schema())] jack: i64,
+        #[serde(rename = "Q")] #[schemars(transform = fields::CARD_VALUE.schema())] queen: i64,
+        #[serde(rename = "K")] #[schemars(transform = fields::CARD_VALUE.schema())] king: i64,
     }
 }
 
@@ -211,12 +218,9 @@ impl DeckSpec {
 section! {
     /// What melds are.
     pub struct MeldsSpec {
-        /// Fewest cards of one rank in a set (3 or 4).
-        #[schemars(range(min = 3, max = 4))] set_min: i64,
-        /// Most cards of one rank in a set (at most 4).
-        #[schemars(range(min = 3, max = 4))] set_max: i64,
-        /// Fewest consecutive cards of one suit in a run (3 to 13).
-        #[schemars(range(min = 3, max = 13))] run_min: i64,
+        #[schemars(transform = fields::SET_MIN.schema())] set_min: i64,
+        #[schemars(transform = fields::SET_MAX.schema())] set_max: i64,
+        #[schemars(transform = fields::RUN_MIN.schema())] run_min: i64,
         /// The ace in runs: `low` (A-2-3), `high` (Q-K-A) or `both`.
         ace: AceRank,
         /// Runs may go round the corner (K-A-2); needs `ace: both`.
@@ -227,8 +231,7 @@ section! {
 section! {
     /// The deal.
     pub struct DealSpec {
-        /// Cards dealt to each player.
-        #[schemars(range(min = 3, max = 20))] hand_size: i64,
+        #[schemars(transform = fields::HAND_SIZE.schema())] hand_size: i64,
     }
 }
 
@@ -247,22 +250,18 @@ section! {
     pub struct KnockingSpec {
         /// A player may knock at all (`false`: only gin goes out).
         allowed: bool,
-        /// Most deadwood a knocker may keep (a `knock_limit` hook may set it per hand instead).
-        #[schemars(range(min = 0))] knock_limit: i64,
+        #[schemars(transform = fields::KNOCK_LIMIT.schema())] knock_limit: i64,
     }
 }
 
 section! {
     /// Scoring a hand.
     pub struct ScoringSpec {
-        /// Added to the defender's deadwood for gin.
-        #[schemars(range(min = 0, max = 10000))] gin_bonus: i64,
+        #[schemars(transform = fields::GIN_BONUS.schema())] gin_bonus: i64,
         /// Going out with all eleven cards melded is big gin.
         big_gin: bool,
-        /// Added to the defender's deadwood for big gin.
-        #[schemars(range(min = 0, max = 10000))] big_gin_bonus: i64,
-        /// Added to the difference for an undercut.
-        #[schemars(range(min = 0, max = 10000))] undercut_bonus: i64,
+        #[schemars(transform = fields::BIG_GIN_BONUS.schema())] big_gin_bonus: i64,
+        #[schemars(transform = fields::UNDERCUT_BONUS.schema())] undercut_bonus: i64,
         /// An equal deadwood after a knock is an undercut.
         tie_is_undercut: bool,
     }
@@ -281,8 +280,7 @@ section! {
 section! {
     /// The end of the stock.
     pub struct StockSpec {
-        /// Stock cards that are never drawn.
-        #[schemars(range(min = 0, max = 20))] reserve: i64,
+        #[schemars(transform = fields::RESERVE.schema())] reserve: i64,
         /// What a discard without going out means once the stock is down to its reserve:
         /// `dead_hand`, `last_discard_to_go_out` or `reshuffle`.
         end: StockEnd,
@@ -305,12 +303,9 @@ section! {
         targets: Vec<TargetSpec>,
         /// The target when a game names none; one of `targets`.
         default_target: TargetSpec,
-        /// Given to the winner of a game (classic bonuses; 0 = none).
-        #[schemars(range(min = 0, max = 10000))] game_bonus: i64,
-        /// Given to each player for every hand won in a game (0 = none).
-        #[schemars(range(min = 0, max = 10000))] box_bonus: i64,
-        /// Multiplies the winner's whole total when the loser scored nothing (1 = none).
-        #[schemars(range(min = 1, max = 10))] shutout_multiplier: i64,
+        #[schemars(transform = fields::GAME_BONUS.schema())] game_bonus: i64,
+        #[schemars(transform = fields::BOX_BONUS.schema())] box_bonus: i64,
+        #[schemars(transform = fields::SHUTOUT_MULTIPLIER.schema())] shutout_multiplier: i64,
     }
 }
 
@@ -443,9 +438,8 @@ with_sections! {
         /// The id of a ruleset whose rules and options this one starts from.
         #[serde(default)]
         extends: Option<Loc<String>>,
-        /// Players: 2, 3 or 4.
         #[serde(default)]
-        #[schemars(range(min = 2, max = 4))]
+        #[schemars(transform = fields::SEATS.schema())]
         seats: Option<Loc<i64>>,
         /// Options a game may ask for, each a partial ruleset applied over this one. `null`
         /// removes an option inherited through `extends`.

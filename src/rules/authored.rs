@@ -1,0 +1,171 @@
+//! Authored rulesets, sent with requests: checked once, cached by content hash, resolved with
+//! options.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use crate::ruleset::{AuthoredRuleset, RulesetRef};
+
+use super::cache::{ContentHash, Entry, Loaded};
+use super::catalog::Catalog;
+use super::error::{ResolveError, RulesetError, at, in_file};
+use super::limits::{self, shown};
+use super::parse::without_schema_errors;
+use super::resolve::{check_base, variant_of};
+use super::source::parse_source;
+use super::variant::Variant;
+
+/// The name an authored ruleset's YAML goes by in errors.
+pub const AUTHORED_FILE: &str = "ruleset.yaml";
+
+impl Catalog {
+    /// The cached outcome of loading an authored ruleset, loading it when it is not cached.
+    fn authored_entry(
+        &self,
+        hash: ContentHash,
+        authored: impl FnOnce() -> Arc<AuthoredRuleset>,
+    ) -> Arc<Entry> {
+        if let Some(entry) = self.authored.get(&hash) {
+            return entry;
+        }
+        let loaded = self
+            .load_authored(&authored(), hash)
+            .map_err(|e| limits::bounded(without_option_repeats(e)));
+        let entry = Arc::new(Entry { loaded });
+        self.authored.insert(hash, entry.clone());
+        entry
+    }
+
+    /// Loads an authored ruleset: the limits first, then the file, then every option.
+    fn load_authored(
+        &self,
+        authored: &Arc<AuthoredRuleset>,
+        hash: ContentHash,
+    ) -> Result<Loaded, Vec<RulesetError>> {
+        let errors = limits::check_scripts(AUTHORED_FILE, &authored.scripts);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let source = parse_source(AUTHORED_FILE, &authored.yaml, &authored.scripts)?;
+        if self.sources.contains_key(source.id()) {
+            return Err(vec![at(
+                &source.spec.id,
+                AUTHORED_FILE,
+                format!(
+                    "`id`: `{}` is the id of a ruleset this server already has; an authored ruleset needs an id of its own (it may `extends: {}`)",
+                    source.id(),
+                    source.id()
+                ),
+            )]);
+        }
+        let base = self.base(&source)?;
+        check_base(&base)?;
+        let plain =
+            variant_of(&base, &[], Some((authored.clone(), hash))).map_err(resolve_errors)?;
+        Ok(Loaded {
+            authored: authored.clone(),
+            base,
+            plain: Arc::new(plain),
+        })
+    }
+
+    pub(super) fn resolve_authored(
+        &self,
+        reference: &RulesetRef,
+        authored: &Arc<AuthoredRuleset>,
+    ) -> Result<Arc<Variant>, ResolveError> {
+        let hash = ContentHash::of(&authored.yaml, &authored.scripts);
+        let entry = self.authored_entry(hash, || authored.clone());
+        let loaded = match &entry.loaded {
+            Ok(l) => l,
+            Err(errors) => return Err(ResolveError::Invalid(errors.clone())),
+        };
+        if loaded.base.id != reference.id {
+            return Err(ResolveError::Invalid(vec![in_file(
+                AUTHORED_FILE,
+                format!(
+                    "the game names ruleset `{}`, but the authored ruleset's id is `{}`",
+                    shown(&reference.id),
+                    loaded.base.id
+                ),
+            )]));
+        }
+        if reference.options.is_empty() {
+            return Ok(loaded.plain.clone());
+        }
+        if let Some(v) = self.authored.variant(&hash, &reference.options) {
+            return Ok(v);
+        }
+        let variant = Arc::new(variant_of(
+            &loaded.base,
+            &reference.options,
+            Some((loaded.authored.clone(), hash)),
+        )?);
+        self.authored
+            .insert_variant(&hash, &reference.options, variant.clone());
+        Ok(variant)
+    }
+
+    /// Loads an authored ruleset (`POST /v1/rulesets/check`): the resolved ruleset without
+    /// options, or every problem found in it and in each of its options (at most
+    /// [`limits::MAX_ERRORS`], then a count of the rest). Cached by content hash.
+    pub fn check(
+        &self,
+        yaml: &str,
+        scripts: &BTreeMap<String, String>,
+    ) -> Result<Arc<Variant>, Vec<RulesetError>> {
+        let hash = ContentHash::of(yaml, scripts);
+        let entry = self.authored_entry(hash, || {
+            Arc::new(AuthoredRuleset {
+                yaml: yaml.to_string(),
+                scripts: scripts.clone(),
+            })
+        });
+        match &entry.loaded {
+            Ok(l) => Ok(l.plain.clone()),
+            Err(errors) => {
+                // The checks after parsing, on what parses, so one pass reports everything.
+                let rest = without_schema_errors(yaml);
+                if rest == yaml {
+                    return Err(errors.clone());
+                }
+                match self.check(&rest, scripts) {
+                    Err(more) => {
+                        let mut errors = errors.clone();
+                        errors.extend(more);
+                        errors.sort_by_key(|e| (e.path.clone(), e.line, e.column));
+                        Err(limits::bounded(errors))
+                    }
+                    Ok(_) => Err(errors.clone()),
+                }
+            }
+        }
+    }
+}
+
+fn resolve_errors(e: ResolveError) -> Vec<RulesetError> {
+    match e {
+        ResolveError::Invalid(errors) => errors,
+        other => vec![in_file(AUTHORED_FILE, other.to_string())],
+    }
+}
+
+/// Drops "with option `x`: M" when the ruleset alone already has M at the same place.
+fn without_option_repeats(errors: Vec<RulesetError>) -> Vec<RulesetError> {
+    let plain: BTreeSet<(String, Option<u32>, Option<u32>, String)> = errors
+        .iter()
+        .map(|e| (e.path.clone(), e.line, e.column, e.message.clone()))
+        .collect();
+    errors
+        .into_iter()
+        .filter(|e| {
+            let Some(rest) = e.message.strip_prefix("with option `") else {
+                return true;
+            };
+            let Some((_, message)) = rest.split_once("`: ") else {
+                return true;
+            };
+            !plain.contains(&(e.path.clone(), e.line, e.column, message.to_string()))
+        })
+        .collect()
+}
