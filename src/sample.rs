@@ -1,10 +1,7 @@
 //! Sample games: a plain, deterministic player that goes out when it can, for the examples of
 //! the API document and for `gin-rules check`, which runs a ruleset's hooks in real games.
 
-use crate::engine::{
-    Action, ActionKind, DealError, NewGame, Source, State, StepError, Stepped, legal_actions,
-    new_game, step,
-};
+use crate::engine::{Action, ActionKind, DealError, Game, NewGame, Source, State, StepError, Stepped};
 use crate::hooks::Hooks;
 use crate::melds::least_deadwood;
 use crate::ruleset::Ruleset;
@@ -19,14 +16,14 @@ pub fn play(
     greedy: bool,
     mut seen: impl FnMut(&Stepped, &[Action]),
 ) -> Result<(), SampleError> {
-    let mut at = new_game(rules, hooks, game).map_err(SampleError::Deal)?;
+    let mut at = Game::new(rules, hooks, game).map_err(SampleError::Deal)?;
     for _ in 0..max_steps {
-        let legal = legal_actions(rules, &at.state);
+        let legal = at.game.legal_actions();
         seen(&at, &legal);
-        let Some(action) = choose(rules, &at.state, &legal, greedy) else {
+        let Some(action) = choose(rules, &at.game, &legal, greedy) else {
             return Ok(());
         };
-        at = step(rules, hooks, &at.state, &action).map_err(SampleError::Step)?;
+        at = at.game.step(&action).map_err(SampleError::Step)?;
     }
     seen(&at, &[]);
     Ok(())
