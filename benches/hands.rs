@@ -23,7 +23,9 @@ fn reference() -> RulesetRef {
 fn deal(rules: &Ruleset, seed: u64) -> Option<Game<'_>> {
     let mut game = NewGame::seeded(reference(), seed);
     game.target = Some(Target::SingleHand);
-    Game::new(rules, &NoHooks, game).ok().map(|dealt| dealt.game)
+    Game::new(rules, &NoHooks, game)
+        .ok()
+        .map(|dealt| dealt.game)
 }
 
 fn random_hand(rules: &Ruleset, seed: u64, rng: &mut ChaCha8Rng) -> usize {

@@ -15,9 +15,7 @@ use std::time::Instant;
 use actix_web::{App, test, web};
 use gin_rules::api::{self, AppState, Catalog};
 use gin_rules::cards::{Card, CardSet, parse_cards};
-use gin_rules::engine::{
-    Action, ActionKind, Game, NewGame, Phase, Source, State,
-};
+use gin_rules::engine::{Action, ActionKind, Game, NewGame, Phase, Source, State};
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::{RulesetRef, Target};
 use serde_json::json;

@@ -67,15 +67,13 @@ pub fn bot_seat(seat: Seat) -> ApiError {
 
 /// Plays the bot seats of `game` (see [`bot::play_bots`]), appending their actions to `events`.
 pub fn play_bots(game: &mut Game, events: &mut Vec<crate::engine::Event>) -> Result<(), ApiError> {
-    bot::play_bots(game, events)
-        .map(drop)
-        .map_err(|e| match e {
-            StepError::Illegal(e) => {
-                tracing::error!(error = %e, "a bot chose an action the engine refuses");
-                ApiError::Internal(format!("a bot chose an action the engine refuses: {e}"))
-            }
-            e => ApiError::from_step(e, Vec::new),
-        })
+    bot::play_bots(game, events).map(drop).map_err(|e| match e {
+        StepError::Illegal(e) => {
+            tracing::error!(error = %e, "a bot chose an action the engine refuses");
+            ApiError::Internal(format!("a bot chose an action the engine refuses: {e}"))
+        }
+        e => ApiError::from_step(e, Vec::new),
+    })
 }
 
 /// A request for a bot's suggestion.

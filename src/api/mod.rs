@@ -249,7 +249,8 @@ impl Opened {
     /// force (the engine sees only the resolved ruleset): the game to play.
     pub fn game(&self) -> Result<Game<'_>, ApiError> {
         let variant = &self.variant;
-        let checked = Game::from_state(&variant.ruleset, variant.hooks.as_ref(), self.state.clone());
+        let checked =
+            Game::from_state(&variant.ruleset, variant.hooks.as_ref(), self.state.clone());
         if !self.sealed {
             return check_plain_state(variant, checked, self.state.target);
         }

@@ -10,7 +10,6 @@ mod strong;
 
 use serde::Serialize;
 
-
 use crate::engine::{Action, Game, SeatView};
 use crate::ruleset::{Ruleset, Seat};
 

@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Deref;
 
-use crate::level::Level;
 use crate::hooks::Hooks;
+use crate::level::Level;
 use crate::ruleset::{Ruleset, Seat};
 
 use super::action::Action;
@@ -147,6 +147,8 @@ impl Deref for Game<'_> {
 
 impl fmt::Debug for Game<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Game").field("state", &self.state).finish_non_exhaustive()
+        f.debug_struct("Game")
+            .field("state", &self.state)
+            .finish_non_exhaustive()
     }
 }

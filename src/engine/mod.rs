@@ -27,9 +27,9 @@ pub use event::Event;
 pub use game::{Game, Stepped};
 pub use identity::{BadGameId, GameId, GameRef};
 pub use pile::Pile;
+pub use start::NewGame;
 pub use state::{
     GameBonus, HandResult, Knock, MatchRecord, Phase, STATE_VERSION, Scores, State, Table,
 };
-pub use start::NewGame;
 pub use validate::InvalidState;
 pub use view::{KnockView, PlayerView, SeatView};

@@ -8,9 +8,9 @@ use crate::ruleset::{Ruleset, RulesetRef, Seat, Target};
 
 use super::deal::{check_deck, cut_for_dealer, deal_all, seating};
 use super::error::DealError;
+use super::event::Event;
 use super::identity::{GameId, GameRef};
 use super::state::{MatchRecord, STATE_VERSION, State};
-use super::event::Event;
 
 /// What a new game is dealt from.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::level::Level;
 use crate::cards::{Card, CardSet};
 use crate::game_types::{GameScore, MatchLayout, Outcome};
+use crate::level::Level;
 use crate::melds::LayOff;
 use crate::role::{ByRole, Role};
 use crate::ruleset::{RulesetRef, Seat, Target};

@@ -12,11 +12,11 @@
 use std::sync::{Arc, OnceLock};
 
 use gin_rules::cards::{Card, CardSet};
+use gin_rules::engine::Game;
 use gin_rules::engine::{
     Action, ActionKind, GameBonus, HandResult, Knock, LayOffCard, NewGame, Outcome, Phase, Pile,
     Source, State, Table,
 };
-use gin_rules::engine::Game;
 use gin_rules::melds::LayOff;
 use gin_rules::role::Role;
 use gin_rules::rules::{Catalog, Variant};

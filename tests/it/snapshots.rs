@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use gin_rules::bot;
 use gin_rules::cards::{Card, CardSet, parse_cards};
+use gin_rules::engine::Game as Checked;
 use gin_rules::engine::{
     Action, ActionKind, Event, HandResult, NewGame, Outcome, Scores, Source, State, StepError,
 };
-use gin_rules::engine::Game as Checked;
 use gin_rules::rules::{Catalog, RulesRow, Variant, rules_table};
 use gin_rules::ruleset::{AuthoredRuleset, RulesetRef, Seat, Target};
 use serde::{Deserialize, Serialize};

@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use gin_rules::cards::{Card, CardSet, parse_cards, set};
+use gin_rules::engine::Game;
 use gin_rules::engine::{
     Action, ActionKind, GameBonus, InvalidState, NewGame, Outcome, Phase, Source, State, StepError,
 };
-use gin_rules::engine::Game;
 use gin_rules::role::Role;
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::Target;

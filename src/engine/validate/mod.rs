@@ -37,7 +37,11 @@ pub struct InvalidState {
 }
 
 /// Checks everything a state must satisfy under `rules` and `hooks`, listing the problems found.
-pub(crate) fn validate(rules: &Ruleset, hooks: &dyn Hooks, state: &State) -> Result<(), InvalidState> {
+pub(crate) fn validate(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    state: &State,
+) -> Result<(), InvalidState> {
     let mut p = Vec::new();
     if state.version != STATE_VERSION {
         p.push(format!(

@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use crate::level::Level;
 use crate::cards::CardSet;
 use crate::game_types::{Outcome, TableSeating};
 use crate::hooks::check_seating;
+use crate::level::Level;
 use crate::melds;
 use crate::role::Role;
 use crate::ruleset::{Ruleset, Seat, StockEnd};
