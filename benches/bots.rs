@@ -27,7 +27,7 @@ fn views(rules: &Ruleset, n: usize) -> Vec<SeatView> {
             dealer: None,
             decks: Vec::new(),
         };
-        let Ok(dealt) = Game::new(rules, &NoHooks, game) else {
+        let Ok(dealt) = Game::deal(rules, &NoHooks, game) else {
             continue;
         };
         let mut state = dealt.game;

@@ -23,7 +23,7 @@ fn reference() -> RulesetRef {
 fn deal(rules: &Ruleset, seed: u64) -> Option<Game<'_>> {
     let mut game = NewGame::seeded(reference(), seed);
     game.target = Some(Target::SingleHand);
-    Game::new(rules, &NoHooks, game)
+    Game::deal(rules, &NoHooks, game)
         .ok()
         .map(|dealt| dealt.game)
 }

@@ -26,7 +26,7 @@ fn deal(rules: &Ruleset, seed: u64) -> Option<Game<'_>> {
         seed,
     );
     game.target = Some(Target::SingleHand);
-    Game::new(rules, &NoHooks, game).ok().map(|d| d.game)
+    Game::deal(rules, &NoHooks, game).ok().map(|d| d.game)
 }
 
 /// A hand of this engine, played in place with two reused buffers; the steps it took.

@@ -36,7 +36,7 @@ fn act<'v>(s: &Game<'v>, a: &Action) -> Game<'v> {
 /// After `deals` whole deals (the first legal action each time, so that deals end) and `moves`
 /// more actions of the next: a state in the middle of a hand.
 fn mid_hand(v: &Variant, seed: u64, deals: u32, moves: usize) -> State {
-    let mut s = Game::new(
+    let mut s = Game::deal(
         &v.ruleset,
         v.hooks.as_ref(),
         NewGame::seeded(v.reference.clone(), seed),
@@ -87,7 +87,7 @@ fn repeated_melds(v: &Variant, n: usize) -> State {
         dealer: Some(0),
         decks: vec![deck],
     };
-    let mut s = Game::new(&v.ruleset, v.hooks.as_ref(), game)
+    let mut s = Game::deal(&v.ruleset, v.hooks.as_ref(), game)
         .expect("deals")
         .game;
     for a in [

@@ -18,7 +18,7 @@ pub fn play(
     greedy: bool,
     mut seen: impl FnMut(&Stepped, &[Action]),
 ) -> Result<(), SampleError> {
-    let mut at = Game::new(rules, hooks, game).map_err(SampleError::Deal)?;
+    let mut at = Game::deal(rules, hooks, game).map_err(SampleError::Deal)?;
     for _ in 0..max_steps {
         let legal = at.game.legal_actions();
         seen(&at, &legal);

@@ -176,7 +176,7 @@ pub(super) fn deal(app: &AppState, req: NewGameRequest, id: GameId) -> Result<Ve
         dealer: req.dealer,
         decks,
     };
-    let mut dealt = Game::new(&variant.ruleset, variant.hooks.as_ref(), game)?;
+    let mut dealt = Game::deal(&variant.ruleset, variant.hooks.as_ref(), game)?;
     let seats = dealt.game.seats();
     let audience = match (req.as_seat, &app.seat_keys) {
         (Some(seat), _) if usize::from(seat) >= seats => {

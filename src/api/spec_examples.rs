@@ -10,7 +10,7 @@ use super::secrets::Secrets;
 use super::{ApiError, AppState, games, hands, health, rulesets};
 use crate::bot::{Level, decide_for};
 use crate::engine::GameId;
-use crate::engine::{Game, NewGame};
+use crate::engine::{Game as Checked, NewGame};
 use crate::rules::Catalog;
 use crate::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
 use crate::sample;
@@ -124,7 +124,7 @@ fn record_decisions(catalog: &Catalog, out: &mut Examples) {
     for seed in 0..20 {
         let mut game = NewGame::seeded(reference.clone(), seed);
         game.target = Some(Target::SingleHand);
-        let Ok(dealt) = Game::new(rules, hooks, game) else {
+        let Ok(dealt) = Checked::deal(rules, hooks, game) else {
             continue;
         };
         let mut state = dealt.game;

@@ -187,7 +187,7 @@ pub fn simulate_levels(
     for g in 0..games {
         let mut game = NewGame::seeded(reference.clone(), seed.wrapping_add(g));
         game.target = Some(target.unwrap_or(Target::SingleHand));
-        let dealt = Game::new(rules, hooks, game)?;
+        let dealt = Game::deal(rules, hooks, game)?;
         let mut state = dealt.game;
         let mut recorded: Vec<Vec<i64>> = Vec::new();
         let mut hand_steps = 0u64;

@@ -18,7 +18,7 @@ use super::view::{self, SeatView};
 use super::{legal, step};
 
 /// A state tied to the rules and hooks it was dealt or checked under. It is made only by
-/// [`Game::new`] (a deal) or [`Game::from_state`] (a wire [`State`] checked against its rules and
+/// [`Game::deal`] or [`Game::from_state`] (a wire [`State`] checked against its rules and
 /// hooks), so every method may rely on the state being one that play reaches. It reads as its
 /// [`State`].
 #[derive(Clone)]
@@ -37,7 +37,7 @@ pub struct Stepped<'r> {
 
 impl<'r> Game<'r> {
     /// Deals the first hand of a new game.
-    pub fn new(
+    pub fn deal(
         rules: &'r Ruleset,
         hooks: &'r dyn Hooks,
         game: NewGame,

@@ -47,7 +47,7 @@ fn deal(v: &Variant, seed: u64, target: Target) -> Game<'_> {
         dealer: None,
         decks: vec![],
     };
-    Game::new(&v.ruleset, v.hooks.as_ref(), game).unwrap().game
+    Game::deal(&v.ruleset, v.hooks.as_ref(), game).unwrap().game
 }
 
 /// `state` with every card `seat` cannot see dealt again at random: the hidden part of each

@@ -54,7 +54,7 @@ fn start_with(rules: &Ruleset, deck: Vec<Card>, target: Target) -> State {
         dealer: Some(0),
         decks: vec![deck],
     };
-    Game::new(rules, &NoHooks, game).unwrap().game.into_state()
+    Game::deal(rules, &NoHooks, game).unwrap().game.into_state()
 }
 
 /// The game of a state built here, checked as a server checks what it is sent.
@@ -196,7 +196,7 @@ fn a_match_ends_at_the_target() {
 fn seeded_games_are_reproducible() {
     let rules = Ruleset::standard();
     let play = |seed| {
-        let mut s = Game::new(&rules, &NoHooks, NewGame::seeded(reference(), seed))
+        let mut s = Game::deal(&rules, &NoHooks, NewGame::seeded(reference(), seed))
             .unwrap()
             .game;
         let mut n = 0;
@@ -260,7 +260,7 @@ fn a_hooks_knock_limit_over_any_deadwood_is_refused_at_the_deal() {
     }
     let rules = Ruleset::standard();
     let game = NewGame::seeded(reference(), 1);
-    match Game::new(&rules, &Lax, game) {
+    match Game::deal(&rules, &Lax, game) {
         Err(DealError::Hook(e)) => {
             assert_eq!(e.hook, "knock_limit");
             assert!(e.message.contains("returned 200"), "{}", e.message);

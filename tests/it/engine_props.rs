@@ -140,7 +140,7 @@ fn random_game(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut deal = NewGame::seeded(reference(), seed);
     deal.target = Some(target);
-    let mut game = Game::new(rules, hooks, deal).unwrap().game;
+    let mut game = Game::deal(rules, hooks, deal).unwrap().game;
     for _ in 0..MAX_STEPS {
         Game::from_state(rules, hooks, game.state().clone()).unwrap();
         let json = serde_json::to_string(game.state()).unwrap();

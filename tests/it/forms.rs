@@ -25,7 +25,7 @@ fn start(v: &Variant, seed: u64, target: Target, dealer: Option<u8>) -> Game<'_>
         dealer,
         decks: vec![],
     };
-    Game::new(&v.ruleset, v.hooks.as_ref(), game).unwrap().game
+    Game::deal(&v.ruleset, v.hooks.as_ref(), game).unwrap().game
 }
 
 /// Bot moves until `stop` says so or the match ends; returns the events seen.
@@ -247,7 +247,7 @@ fn partnership_tables_play_at_once_and_opponents_alternate() {
         dealer: Some(0),
         decks: decks.clone(),
     };
-    let s = Game::new(&v.ruleset, v.hooks.as_ref(), game.clone())
+    let s = Game::deal(&v.ruleset, v.hooks.as_ref(), game.clone())
         .unwrap()
         .game;
     assert_eq!(s.target, Target::Points(125));
@@ -263,7 +263,7 @@ fn partnership_tables_play_at_once_and_opponents_alternate() {
         ..game
     };
     assert!(matches!(
-        Game::new(&v.ruleset, v.hooks.as_ref(), one),
+        Game::deal(&v.ruleset, v.hooks.as_ref(), one),
         Err(DealError::WrongDeckCount {
             needed: 2,
             given: 1

@@ -76,7 +76,7 @@ fn played(v: &Variant, targets: &[Target], seed: u64, steps: usize) -> State {
     game.target = targets
         .get(rng.random_range(0..targets.len().max(1)))
         .copied();
-    let mut state = Game::new(&v.ruleset, v.hooks.as_ref(), game)
+    let mut state = Game::deal(&v.ruleset, v.hooks.as_ref(), game)
         .expect("a built-in form deals")
         .game;
     for _ in 0..steps {

@@ -46,7 +46,7 @@ fn deal(v: &Variant, upcard: &str) -> State {
         dealer: Some(0),
         decks: vec![deck(MELDED, LOOSE, upcard)],
     };
-    Game::new(&v.ruleset, v.hooks.as_ref(), game)
+    Game::deal(&v.ruleset, v.hooks.as_ref(), game)
         .unwrap()
         .game
         .into_state()
@@ -224,7 +224,7 @@ fn play_hands(v: &Variant, hands: u64) -> u64 {
             dealer: None,
             decks: vec![],
         };
-        let mut state = Game::new(rules, hooks, game)
+        let mut state = Game::deal(rules, hooks, game)
             .unwrap_or_else(|e| panic!("{:?} game {g}: {e}", v.reference))
             .game;
         let mut steps = 0;

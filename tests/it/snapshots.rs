@@ -9,7 +9,7 @@ use gin_rules::bot;
 use gin_rules::cards::{Card, CardSet, parse_cards};
 use gin_rules::engine::Game as Checked;
 use gin_rules::engine::{
-    Action, ActionKind, Event, HandResult, NewGame, Outcome, Scores, Source, State, StepError,
+    Action, ActionKind, Event, HandResult, NewGame, Outcome, Scores, Source, StepError,
 };
 use gin_rules::rules::{Catalog, RulesRow, Variant, rules_table};
 use gin_rules::ruleset::{AuthoredRuleset, RulesetRef, Seat, Target};
@@ -597,7 +597,7 @@ mod scenarios {
         }
         let target = s.target.unwrap_or(v.ruleset.match_rules.default_target);
         v.check_target(target).unwrap();
-        let started = Checked::new(
+        let started = Checked::deal(
             &v.ruleset,
             v.hooks.as_ref(),
             NewGame {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use gin_rules::cards::{Card, CardSet, parse_cards, set};
 use gin_rules::engine::Game;
 use gin_rules::engine::{
-    Action, ActionKind, GameBonus, InvalidState, NewGame, Outcome, Phase, Source, State, StepError,
+    Action, ActionKind, GameBonus, InvalidState, NewGame, Outcome, Phase, Source, State,
 };
 use gin_rules::role::Role;
 use gin_rules::rules::Variant;
@@ -49,7 +49,7 @@ fn deal_deck(v: &Variant, deck: Vec<Card>, target: Target) -> State {
         dealer: Some(0),
         decks: vec![deck],
     };
-    Game::new(&v.ruleset, v.hooks.as_ref(), game)
+    Game::deal(&v.ruleset, v.hooks.as_ref(), game)
         .unwrap()
         .game
         .into_state()
@@ -243,7 +243,7 @@ fn the_real_states_of_these_checks_are_accepted() {
         check(&v, &s).unwrap();
     }
     let four = variant("four-player", &[]);
-    let s = Game::new(
+    let s = Game::deal(
         &four.ruleset,
         four.hooks.as_ref(),
         NewGame::seeded(four.reference.clone(), 5),
@@ -399,7 +399,7 @@ fn a_later_deal_is_the_seeded_one() {
 #[test]
 fn a_four_player_state_keeps_its_tables_and_teams() {
     let v = variant("four-player", &[]);
-    let s = Game::new(
+    let s = Game::deal(
         &v.ruleset,
         v.hooks.as_ref(),
         NewGame::seeded(v.reference.clone(), 5),
