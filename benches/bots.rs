@@ -5,7 +5,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
 use gin_rules::bot::{self, Level};
-use gin_rules::engine::{NewGame, SeatView, new_game, step, view};
+use gin_rules::engine::{Game, NewGame, SeatView};
 use gin_rules::hooks::NoHooks;
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
 
@@ -22,29 +22,30 @@ fn views(rules: &Ruleset, n: usize) -> Vec<SeatView> {
                 authored: None,
             },
             seed,
+            id: None,
             target: Some(Target::SingleHand),
             dealer: None,
             decks: Vec::new(),
         };
-        let Ok(dealt) = new_game(rules, &NoHooks, game) else {
+        let Ok(dealt) = Game::deal(rules, &NoHooks, game) else {
             continue;
         };
-        let mut state = dealt.state;
+        let mut state = dealt.game;
         let moves = 6 + (seed % 15) as usize;
         for _ in 0..moves {
             let Some(&seat) = state.to_act().first() else {
                 break;
             };
-            let Some(a) = bot::choose(rules, &state, seat) else {
+            let Some(a) = bot::choose(&state, seat) else {
                 break;
             };
-            let Ok(next) = step(rules, &NoHooks, &state, &a) else {
+            let Ok(next) = state.step(&a) else {
                 break;
             };
-            state = next.state;
+            state = next.game;
         }
         if let Some(&seat) = state.to_act().first()
-            && let Some(v) = view(rules, &state, seat)
+            && let Some(v) = state.view(seat)
             && matches!(v.phase, "draw" | "discard")
         {
             out.push(v);

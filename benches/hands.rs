@@ -5,8 +5,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gin_rules::bot;
-use gin_rules::engine::{Action, Event, State};
-use gin_rules::engine::{NewGame, apply, legal_actions, legal_actions_into, new_game, step};
+use gin_rules::engine::{Action, Event, Game, NewGame};
 use gin_rules::hooks::NoHooks;
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
 use rand::{RngExt, SeedableRng};
@@ -21,27 +20,27 @@ fn reference() -> RulesetRef {
 }
 
 /// A one-hand game dealt from `seed`.
-fn deal(rules: &Ruleset, seed: u64) -> Option<State> {
+fn deal(rules: &Ruleset, seed: u64) -> Option<Game<'_>> {
     let mut game = NewGame::seeded(reference(), seed);
     game.target = Some(Target::SingleHand);
-    new_game(rules, &NoHooks, game)
+    Game::deal(rules, &NoHooks, game)
         .ok()
-        .map(|dealt| dealt.state)
+        .map(|dealt| dealt.game)
 }
 
 fn random_hand(rules: &Ruleset, seed: u64, rng: &mut ChaCha8Rng) -> usize {
-    let Some(mut state) = deal(rules, seed) else {
+    let Some(mut game) = deal(rules, seed) else {
         return 0;
     };
     let mut steps = 0;
     loop {
-        let legal = legal_actions(rules, &state);
+        let legal = game.legal_actions();
         if legal.is_empty() {
             return steps;
         }
         let a = &legal[rng.random_range(0..legal.len())];
-        match step(rules, &NoHooks, &state, a) {
-            Ok(next) => state = next.state,
+        match game.step(a) {
+            Ok(next) => game = next.game,
             Err(_) => return steps,
         }
         steps += 1;
@@ -57,18 +56,18 @@ fn random_hand_in_place(
     legal: &mut Vec<Action>,
     events: &mut Vec<Event>,
 ) -> usize {
-    let Some(mut state) = deal(rules, seed) else {
+    let Some(mut game) = deal(rules, seed) else {
         return 0;
     };
     let mut steps = 0;
     loop {
-        legal_actions_into(rules, &state, legal);
+        game.legal_actions_into(legal);
         if legal.is_empty() {
             return steps;
         }
         let a = &legal[rng.random_range(0..legal.len())];
         events.clear();
-        if apply(rules, &NoHooks, &mut state, a, events).is_err() {
+        if game.apply(a, events).is_err() {
             return steps;
         }
         steps += 1;
@@ -76,16 +75,16 @@ fn random_hand_in_place(
 }
 
 fn bot_hand(rules: &Ruleset, seed: u64) -> usize {
-    let Some(mut state) = deal(rules, seed) else {
+    let Some(mut game) = deal(rules, seed) else {
         return 0;
     };
     let mut steps = 0;
-    while let Some(&seat) = state.to_act().first() {
-        let Some(a) = bot::choose(rules, &state, seat) else {
+    while let Some(&seat) = game.to_act().first() {
+        let Some(a) = bot::choose(&game, seat) else {
             break;
         };
-        match step(rules, &NoHooks, &state, &a) {
-            Ok(next) => state = next.state,
+        match game.step(&a) {
+            Ok(next) => game = next.game,
             Err(_) => break,
         }
         steps += 1;

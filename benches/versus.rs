@@ -8,9 +8,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gin_rules::engine::{
-    Action, ActionKind, Event, NewGame, Phase, Source, State, apply, legal_actions_into, new_game,
-};
+use gin_rules::engine::{Action, ActionKind, Event, Game, NewGame, Phase, Source, State};
 use gin_rules::hooks::NoHooks;
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
 use gin_rummy as jdh8;
@@ -18,7 +16,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// A one-hand game of the standard rules dealt from `seed`.
-fn deal(rules: &Ruleset, seed: u64) -> Option<State> {
+fn deal(rules: &Ruleset, seed: u64) -> Option<Game<'_>> {
     let mut game = NewGame::seeded(
         RulesetRef {
             id: "standard".into(),
@@ -28,7 +26,7 @@ fn deal(rules: &Ruleset, seed: u64) -> Option<State> {
         seed,
     );
     game.target = Some(Target::SingleHand);
-    new_game(rules, &NoHooks, game).ok().map(|d| d.state)
+    Game::deal(rules, &NoHooks, game).ok().map(|d| d.game)
 }
 
 /// A hand of this engine, played in place with two reused buffers; the steps it took.
@@ -39,18 +37,18 @@ fn ours(
     legal: &mut Vec<Action>,
     events: &mut Vec<Event>,
 ) -> usize {
-    let Some(mut state) = deal(rules, seed) else {
+    let Some(mut game) = deal(rules, seed) else {
         return 0;
     };
     let mut steps = 0;
     loop {
-        legal_actions_into(rules, &state, legal);
+        game.legal_actions_into(legal);
         if legal.is_empty() {
             return steps;
         }
         let a = &legal[rng.random_range(0..legal.len())];
         events.clear();
-        if apply(rules, &NoHooks, &mut state, a, events).is_err() {
+        if game.apply(a, events).is_err() {
             return steps;
         }
         steps += 1;
@@ -110,18 +108,18 @@ fn ours_stepping(
     legal: &mut Vec<Action>,
     events: &mut Vec<Event>,
 ) -> usize {
-    let Some(mut state) = deal(rules, seed) else {
+    let Some(mut game) = deal(rules, seed) else {
         return 0;
     };
     let mut steps = 0;
     loop {
-        ours_moves(&state, legal);
+        ours_moves(&game, legal);
         if legal.is_empty() {
             return steps;
         }
         let a = &legal[rng.random_range(0..legal.len())];
         events.clear();
-        if apply(rules, &NoHooks, &mut state, a, events).is_err() {
+        if game.apply(a, events).is_err() {
             return steps;
         }
         steps += 1;

@@ -1,4 +1,4 @@
-//! What checking a plain state costs: `validate` on typical mid-hand states of the standard and
+//! What checking a plain state costs: `Game::from_state` (a copy of the state and its checks) on typical mid-hand states of the standard and
 //! four-player forms (deal 0 and a later, seeded deal), and the answer to the lay-off state whose
 //! knocker shows the same melds 80 times (issue 10, item 1), in the engine and through the app
 //! in-process (`POST /v1/games/view`, no network).
@@ -15,9 +15,7 @@ use std::time::Instant;
 use actix_web::{App, test, web};
 use gin_rules::api::{self, AppState, Catalog};
 use gin_rules::cards::{Card, CardSet, parse_cards};
-use gin_rules::engine::{
-    Action, ActionKind, NewGame, Phase, Source, State, legal_actions, new_game, step, validate,
-};
+use gin_rules::engine::{Action, ActionKind, Game, NewGame, Phase, Source, State};
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::{RulesetRef, Target};
 use serde_json::json;
@@ -31,29 +29,27 @@ fn variant(catalog: &Catalog, id: &str) -> Arc<Variant> {
     catalog.resolve(&r).expect("a built-in ruleset")
 }
 
-fn act(v: &Variant, s: &State, a: &Action) -> State {
-    step(&v.ruleset, v.hooks.as_ref(), s, a)
-        .expect("a legal action")
-        .state
+fn act<'v>(s: &Game<'v>, a: &Action) -> Game<'v> {
+    s.step(a).expect("a legal action").game
 }
 
 /// After `deals` whole deals (the first legal action each time, so that deals end) and `moves`
 /// more actions of the next: a state in the middle of a hand.
 fn mid_hand(v: &Variant, seed: u64, deals: u32, moves: usize) -> State {
-    let mut s = new_game(
+    let mut s = Game::deal(
         &v.ruleset,
         v.hooks.as_ref(),
         NewGame::seeded(v.reference.clone(), seed),
     )
     .expect("deals")
-    .state;
+    .game;
     while s.deal_number < deals && !s.is_over() {
-        let a = legal_actions(&v.ruleset, &s)[0].clone();
-        s = act(v, &s, &a);
+        let a = s.legal_actions()[0].clone();
+        s = act(&s, &a);
     }
     let mut k = 0;
     while k < moves {
-        let legal = legal_actions(&v.ruleset, &s);
+        let legal = s.legal_actions();
         // Avoid going out, so that the hand goes on.
         let Some(a) = legal
             .iter()
@@ -62,10 +58,10 @@ fn mid_hand(v: &Variant, seed: u64, deals: u32, moves: usize) -> State {
         else {
             break;
         };
-        s = act(v, &s, a);
+        s = act(&s, a);
         k += 1;
     }
-    s
+    s.into_state()
 }
 
 /// Issue 10, item 1: seat 1 knocked; its melds are then repeated `n` times.
@@ -86,13 +82,14 @@ fn repeated_melds(v: &Variant, n: usize) -> State {
     let game = NewGame {
         ruleset: v.reference.clone(),
         seed: 1,
+        id: None,
         target: Some(Target::Points(100)),
         dealer: Some(0),
         decks: vec![deck],
     };
-    let mut s = new_game(&v.ruleset, v.hooks.as_ref(), game)
+    let mut s = Game::deal(&v.ruleset, v.hooks.as_ref(), game)
         .expect("deals")
-        .state;
+        .game;
     for a in [
         Action::new(1, ActionKind::Pass),
         Action::new(0, ActionKind::Pass),
@@ -110,8 +107,9 @@ fn repeated_melds(v: &Variant, n: usize) -> State {
             },
         ),
     ] {
-        s = act(v, &s, &a);
+        s = act(&s, &a);
     }
+    let mut s = s.into_state();
     if let Phase::LayOff { knock, .. } = &mut s.tables[0].phase {
         knock.melds = knock.melds.repeat(n);
     }
@@ -132,9 +130,10 @@ fn per_call(n: u32, mut f: impl FnMut()) -> f64 {
 }
 
 fn engine_figure(name: &str, v: &Variant, s: &State, n: u32) {
-    let accepted = validate(&v.ruleset, v.hooks.as_ref(), s).is_ok();
+    let check = |s: &State| Game::from_state(&v.ruleset, v.hooks.as_ref(), s.clone()).is_ok();
+    let accepted = check(s);
     let us = per_call(n, || {
-        black_box(validate(&v.ruleset, v.hooks.as_ref(), black_box(s)).is_ok());
+        black_box(check(black_box(s)));
     });
     println!(
         "{name:<44} {:>9} {us:>9.1} µs",

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod engine;
 pub mod game_types;
 pub mod hooks;
+pub mod level;
 pub mod melds;
 pub mod role;
 pub mod rules;

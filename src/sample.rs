@@ -2,8 +2,7 @@
 //! the API document and for `gin-rules check`, which runs a ruleset's hooks in real games.
 
 use crate::engine::{
-    Action, ActionKind, DealError, NewGame, Source, State, StepError, Stepped, legal_actions,
-    new_game, step,
+    Action, ActionKind, DealError, Game, NewGame, Source, State, StepError, Stepped,
 };
 use crate::hooks::Hooks;
 use crate::melds::least_deadwood;
@@ -19,14 +18,14 @@ pub fn play(
     greedy: bool,
     mut seen: impl FnMut(&Stepped, &[Action]),
 ) -> Result<(), SampleError> {
-    let mut at = new_game(rules, hooks, game).map_err(SampleError::Deal)?;
+    let mut at = Game::deal(rules, hooks, game).map_err(SampleError::Deal)?;
     for _ in 0..max_steps {
-        let legal = legal_actions(rules, &at.state);
+        let legal = at.game.legal_actions();
         seen(&at, &legal);
-        let Some(action) = choose(rules, &at.state, &legal, greedy) else {
+        let Some(action) = choose(rules, &at.game, &legal, greedy) else {
             return Ok(());
         };
-        at = step(rules, hooks, &at.state, &action).map_err(SampleError::Step)?;
+        at = at.game.step(&action).map_err(SampleError::Step)?;
     }
     seen(&at, &[]);
     Ok(())

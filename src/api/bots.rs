@@ -8,11 +8,11 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::bot::{self, Decision, Level};
-use crate::engine::{State, StepError};
+use crate::engine::{Game, StepError};
 use crate::ruleset::Seat;
 
 use super::games::{SeatAnswer, for_one_seat, to_json};
-use super::{ApiError, AppState, StateInput, Variant};
+use super::{ApiError, AppState, StateInput};
 
 /// The `bots` of a deal, read and checked against the game's `seats`: each key a seat of the
 /// game, each value a level, and one seat at least left to a human.
@@ -65,21 +65,15 @@ pub fn bot_seat(seat: Seat) -> ApiError {
     ))
 }
 
-/// Plays the bot seats of `state` (see [`bot::play_bots`]), appending their actions to `events`.
-pub fn play_bots(
-    variant: &Variant,
-    state: &mut State,
-    events: &mut Vec<crate::engine::Event>,
-) -> Result<(), ApiError> {
-    bot::play_bots(&variant.ruleset, variant.hooks.as_ref(), state, events)
-        .map(drop)
-        .map_err(|e| match e {
-            StepError::Illegal(e) => {
-                tracing::error!(error = %e, "a bot chose an action the engine refuses");
-                ApiError::Internal(format!("a bot chose an action the engine refuses: {e}"))
-            }
-            e => ApiError::from_step(e, Vec::new),
-        })
+/// Plays the bot seats of `game` (see [`bot::play_bots`]), appending their actions to `events`.
+pub fn play_bots(game: &mut Game, events: &mut Vec<crate::engine::Event>) -> Result<(), ApiError> {
+    bot::play_bots(game, events).map(drop).map_err(|e| match e {
+        StepError::Illegal(e) => {
+            tracing::error!(error = %e, "a bot chose an action the engine refuses");
+            ApiError::Internal(format!("a bot chose an action the engine refuses: {e}"))
+        }
+        e => ApiError::from_step(e, Vec::new),
+    })
 }
 
 /// A request for a bot's suggestion.
@@ -118,7 +112,8 @@ pub async fn suggest(
 
 /// The suggestion, or why there is none (told only if the state is not stale).
 pub(super) fn advise(app: &AppState, key: Option<&str>, body: SuggestRequest) -> SeatAnswer {
-    let (state, variant) = app.open_state(&body.state)?;
+    let opened = app.open_state(&body.state)?;
+    let state = opened.game()?;
     let seat = body.seat;
     if usize::from(seat) >= state.seats() {
         return Err(ApiError::UnknownSeat(format!(
@@ -133,7 +128,7 @@ pub(super) fn advise(app: &AppState, key: Option<&str>, body: SuggestRequest) ->
             crate::rules::limits::shown(&e.0)
         ))
     })?;
-    let answer = match bot::decide_for(level, &variant.ruleset, &state, seat) {
+    let answer = match bot::decide_for(level, &state, seat) {
         Some(decision) => to_json(&decision),
         None => Err(not_to_act(seat, &state.to_act())),
     };

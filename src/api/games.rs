@@ -8,7 +8,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::cards::Card;
-use crate::engine::{self, Action, GameId, GameRef, NewGame, SeatView};
+use crate::engine::{Action, Game, GameId, GameRef, NewGame, SeatView};
 use crate::ruleset::{AuthoredRuleset, RulesetRef, Seat, Target};
 
 use super::bots::{bot_seat, parse_bots, play_bots};
@@ -171,13 +171,13 @@ pub(super) fn deal(app: &AppState, req: NewGameRequest, id: GameId) -> Result<Ve
     let game = NewGame {
         ruleset: reference,
         seed: app.deal_seed(req.seed.unwrap_or_else(rand::random)),
+        id: Some(id),
         target: req.target,
         dealer: req.dealer,
         decks,
     };
-    let mut dealt = engine::new_game(&variant.ruleset, variant.hooks.as_ref(), game)?;
-    dealt.state.game = GameRef::new(id);
-    let seats = dealt.state.seats();
+    let mut dealt = Game::deal(&variant.ruleset, variant.hooks.as_ref(), game)?;
+    let seats = dealt.game.seats();
     let audience = match (req.as_seat, &app.seat_keys) {
         (Some(seat), _) if usize::from(seat) >= seats => {
             return Err(ApiError::UnknownSeat(format!(
@@ -190,13 +190,12 @@ pub(super) fn deal(app: &AppState, req: NewGameRequest, id: GameId) -> Result<Ve
         (None, Some(_)) => Audience::Nobody,
         (None, None) => Audience::Everyone,
     };
-    let id = dealt.state.game.id;
-    dealt.state.bots = bots;
-    play_bots(&variant, &mut dealt.state, &mut dealt.events)?;
+    dealt.game.set_bots(bots)?;
+    play_bots(&mut dealt.game, &mut dealt.events)?;
     let humans: Vec<Seat> = (0..seats as Seat)
-        .filter(|s| !dealt.state.bots.contains_key(s))
+        .filter(|s| !dealt.game.bots.contains_key(s))
         .collect();
-    let mut snapshot = Snapshot::new(app, &variant, dealt.state, dealt.events, audience)?;
+    let mut snapshot = Snapshot::new(app, &variant, dealt.game, dealt.events, audience)?;
     check_state_fits(&snapshot.state)?;
     snapshot.seats = app.seat_keys.as_ref().map(|k| k.issue(id, &humans));
     to_json(&snapshot)
@@ -253,29 +252,28 @@ pub(super) fn apply(
     key: Option<&str>,
     body: StepRequest,
 ) -> Result<Applied, ApiError> {
-    let (state, variant) = app.open_state(&body.state)?;
-    let audience = app.audience(key, &state, body.action.seat)?;
-    let rules = &variant.ruleset;
-    let stepped = match engine::step(rules, variant.hooks.as_ref(), &state, &body.action) {
+    let opened = app.open_state(&body.state)?;
+    let game = opened.game()?;
+    let audience = app.audience(key, &game, body.action.seat)?;
+    let mut stepped = match game.step(&body.action) {
         Ok(stepped) => stepped,
         Err(e) => {
             let error = ApiError::from_step(e, || {
-                let mut legal = engine::legal_actions(rules, &state);
+                let mut legal = game.legal_actions();
                 legal.retain(|a| audience.shows(a.seat));
                 legal
             });
             return Ok(Applied::Refused {
-                game: state.game,
+                game: game.game,
                 error,
             });
         }
     };
-    let mut stepped = stepped;
-    play_bots(&variant, &mut stepped.state, &mut stepped.events)?;
-    let to = stepped.state.game;
-    let snapshot = Snapshot::new(app, &variant, stepped.state, stepped.events, audience)?;
+    play_bots(&mut stepped.game, &mut stepped.events)?;
+    let to = stepped.game.game;
+    let snapshot = Snapshot::new(app, &opened.variant, stepped.game, stepped.events, audience)?;
     Ok(Applied::Stepped {
-        from: state.game,
+        from: game.game,
         to,
         answer: to_json(&snapshot)?,
     })
@@ -321,15 +319,16 @@ pub(super) async fn for_one_seat<B: Send + 'static>(
 
 /// The view, or why there is none (told only if the state is not stale).
 pub(super) fn see(app: &AppState, key: Option<&str>, body: ViewRequest) -> SeatAnswer {
-    let (state, variant) = app.open_state(&body.state)?;
+    let opened = app.open_state(&body.state)?;
+    let game = opened.game()?;
     let seat = body.seat;
-    app.audience(key, &state, seat)?;
-    let answer = match engine::view(&variant.ruleset, &state, seat) {
+    app.audience(key, &game, seat)?;
+    let answer = match game.view(seat) {
         Some(seen) => to_json(&seen),
         None => Err(ApiError::UnknownSeat(format!(
             "there is no seat {seat}: this game has seats 0 to {}",
-            state.seats().saturating_sub(1)
+            game.seats().saturating_sub(1)
         ))),
     };
-    Ok((state.game, answer))
+    Ok((game.game, answer))
 }

@@ -44,9 +44,9 @@ use actix_web::{HttpRequest, ResponseError, web};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::engine::{self, GameRef, STATE_VERSION, State};
+use crate::engine::{Game, GameRef, InvalidState, STATE_VERSION, State};
 use crate::rules::did_you_mean;
-use crate::ruleset::{RulesetRef, Seat};
+use crate::ruleset::{RulesetRef, Seat, Target};
 
 pub use crate::rules::{Catalog, ResolveError, RulesetError, Variant};
 pub use error::{ApiError, Problem};
@@ -191,8 +191,8 @@ impl AppState {
     }
 
     /// Reads a `state` sent by a client: opens a sealed token (or refuses a plain state when
-    /// sealing), parses, resolves its ruleset and validates it.
-    pub fn open_state(&self, raw: &StateInput) -> Result<(State, Arc<Variant>), ApiError> {
+    /// sealing), parses it and resolves its ruleset; [`Opened::game`] checks it.
+    pub fn open_state(&self, raw: &StateInput) -> Result<Opened, ApiError> {
         let text = raw.0.get();
         let state: State = match &self.sealer {
             Some(sealer) => {
@@ -220,17 +220,45 @@ impl AppState {
                 }
                 let state = parse_plain_state(text)?;
                 let variant = self.resolve(&state.ruleset)?;
-                check_plain_state(&variant, &state)?;
-                return Ok((state, variant));
+                return Ok(Opened {
+                    variant,
+                    state,
+                    sealed: false,
+                });
             }
         };
         let variant = self.resolve(&state.ruleset)?;
-        engine::validate(&variant.ruleset, variant.hooks.as_ref(), &state)?;
-        // Targets an option in force refuses (the engine sees only the resolved ruleset).
+        Ok(Opened {
+            variant,
+            state,
+            sealed: true,
+        })
+    }
+}
+
+/// A state as a request sent it, with the variant its ruleset names; not yet checked.
+pub struct Opened {
+    pub variant: Arc<Variant>,
+    state: State,
+    /// Sealed by this server (a plain state's problems are all listed at once).
+    sealed: bool,
+}
+
+impl Opened {
+    /// The state checked against its ruleset and hooks, and its target against the options in
+    /// force (the engine sees only the resolved ruleset): the game to play.
+    pub fn game(&self) -> Result<Game<'_>, ApiError> {
+        let variant = &self.variant;
+        let checked =
+            Game::from_state(&variant.ruleset, variant.hooks.as_ref(), self.state.clone());
+        if !self.sealed {
+            return check_plain_state(variant, checked, self.state.target);
+        }
+        let game = checked?;
         variant
-            .check_target(state.target)
+            .check_target(game.target)
             .map_err(|e| ApiError::InvalidState(vec![e.to_string()]))?;
-        Ok((state, variant))
+        Ok(game)
     }
 }
 
@@ -250,20 +278,21 @@ fn guard_down(e: guard::GuardError) -> ApiError {
 
 /// A plain state is checked against its ruleset and hooks, and its match target against the
 /// options: a target an option refuses is never dealt.
-fn check_plain_state(variant: &Variant, state: &State) -> Result<(), ApiError> {
-    let mut problems = match engine::validate(&variant.ruleset, variant.hooks.as_ref(), state) {
-        Ok(()) => Vec::new(),
-        Err(e) => e.problems,
+fn check_plain_state<'v>(
+    variant: &Variant,
+    checked: Result<Game<'v>, InvalidState>,
+    target: Target,
+) -> Result<Game<'v>, ApiError> {
+    let mut problems = match &checked {
+        Ok(_) => Vec::new(),
+        Err(e) => e.problems.clone(),
     };
-    if let Err(ResolveError::IncompatibleOptions { reason, .. }) =
-        variant.check_target(state.target)
-    {
+    if let Err(ResolveError::IncompatibleOptions { reason, .. }) = variant.check_target(target) {
         problems.push(format!("no game is dealt with this target: {reason}"));
     }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::InvalidState(problems))
+    match checked {
+        Ok(game) if problems.is_empty() => Ok(game),
+        _ => Err(ApiError::InvalidState(problems)),
     }
 }
 

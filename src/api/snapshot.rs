@@ -3,7 +3,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::engine::{self, Action, Event, GameRef, Scores, SeatView, State};
+use crate::engine::{Action, Event, Game, GameRef, Scores, SeatView, State};
 use crate::ruleset::Seat;
 
 use super::seats::{Audience, SeatKey};
@@ -87,28 +87,28 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// The snapshot of `state` after `events` for `audience`, sealing the state when the server
+    /// The snapshot of `game` after `events` for `audience`, sealing its state when the server
     /// seals.
     pub fn new(
         app: &AppState,
         variant: &Variant,
-        state: State,
+        game: Game,
         events: Vec<Event>,
         audience: Audience,
     ) -> Result<Snapshot, ApiError> {
-        let rules = &variant.ruleset;
-        let status = if state.is_over() {
+        let status = if game.is_over() {
             Status::MatchOver
         } else {
             Status::InProgress
         };
-        let mut legal_actions = engine::legal_actions(rules, &state);
+        let mut legal_actions = game.legal_actions();
         legal_actions.retain(|a| audience.shows(a.seat));
         let views = match audience {
-            Audience::Everyone => engine::views(rules, &state),
-            Audience::Seat(seat) => engine::view(rules, &state, seat).into_iter().collect(),
+            Audience::Everyone => game.views(),
+            Audience::Seat(seat) => game.view(seat).into_iter().collect(),
             Audience::Nobody => Vec::new(),
         };
+        let state = game.into_state();
         let to_act = state.to_act();
         let scores = state.scores();
         let events = events.iter().map(|e| e.seen_by(audience.seat())).collect();

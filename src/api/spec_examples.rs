@@ -10,7 +10,7 @@ use super::secrets::Secrets;
 use super::{ApiError, AppState, games, hands, health, rulesets};
 use crate::bot::{Level, decide_for};
 use crate::engine::GameId;
-use crate::engine::{NewGame, apply, new_game};
+use crate::engine::{Game as Checked, NewGame};
 use crate::rules::Catalog;
 use crate::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
 use crate::sample;
@@ -80,10 +80,10 @@ pub fn collect() -> Examples {
                 |at, legal| {
                     record_events(&mut out, &at.events);
                     if seed < SEEDS_WALKED {
-                        out.values.push(("State", to_value(&at.state)));
-                        for seat in 0..at.state.seats() {
+                        out.values.push(("State", to_value(at.game.state())));
+                        for seat in 0..at.game.seats() {
                             let seat = u8::try_from(seat).unwrap_or(0);
-                            if let Some(v) = crate::engine::view(&rules, &at.state, seat) {
+                            if let Some(v) = at.game.view(seat) {
                                 out.values.push(("SeatView", to_value(&v)));
                             }
                         }
@@ -91,7 +91,7 @@ pub fn collect() -> Examples {
                             out.values.push(("Event", to_value(event)));
                         }
                     }
-                    for table in &at.state.tables {
+                    for table in &at.game.tables {
                         let value = serde_json::to_value(&table.phase).unwrap_or(Value::Null);
                         if let Some(name) = value.get("name").and_then(Value::as_str) {
                             out.phases.entry(name.to_string()).or_insert(value);
@@ -124,22 +124,22 @@ fn record_decisions(catalog: &Catalog, out: &mut Examples) {
     for seed in 0..20 {
         let mut game = NewGame::seeded(reference.clone(), seed);
         game.target = Some(Target::SingleHand);
-        let Ok(dealt) = new_game(rules, hooks, game) else {
+        let Ok(dealt) = Checked::deal(rules, hooks, game) else {
             continue;
         };
-        let mut state = dealt.state;
+        let mut state = dealt.game;
         let mut events = Vec::new();
         while !state.is_between_hands() {
             let Some(&seat) = state.to_act().first() else {
                 break;
             };
-            let Some(decision) = decide_for(Level::Strong, rules, &state, seat) else {
+            let Some(decision) = decide_for(Level::Strong, &state, seat) else {
                 break;
             };
             out.decisions
                 .entry(decision.action.type_name().to_string())
                 .or_insert_with(|| serde_json::to_value(&decision).unwrap_or(Value::Null));
-            if apply(rules, hooks, &mut state, &decision.action, &mut events).is_err() {
+            if state.apply(&decision.action, &mut events).is_err() {
                 break;
             }
         }

@@ -1,9 +1,8 @@
 //! The server's bots: the seats a game's state names in `bots` are played, each from its own
 //! seat's view, whenever they are to act, until a human seat must act or the match is over.
 
-use crate::engine::{Event, State, StepError, apply};
-use crate::hooks::Hooks;
-use crate::ruleset::{Ruleset, Seat};
+use crate::engine::{Event, Game, StepError};
+use crate::ruleset::Seat;
 
 use super::decide_for;
 
@@ -11,35 +10,30 @@ use super::decide_for;
 /// ends (bots passing a reshuffled stock back and forth) stops here.
 pub const MAX_BOT_ACTIONS: usize = 2_000;
 
-/// Plays the bot seats of `state` that are to act, appending what they did to `events`, until no
+/// Plays the bot seats of `game` that are to act, appending what they did to `events`, until no
 /// bot is to act, the hand is over at every table (a human deals the next one) or the match is
 /// over. Bots at a table without a human play on while a human elsewhere is to act. Returns how
 /// many actions the bots played.
-pub fn play_bots(
-    rules: &Ruleset,
-    hooks: &dyn Hooks,
-    state: &mut State,
-    events: &mut Vec<Event>,
-) -> Result<usize, StepError> {
+pub fn play_bots(game: &mut Game, events: &mut Vec<Event>) -> Result<usize, StepError> {
     let mut played = 0;
     while played < MAX_BOT_ACTIONS {
-        let Some((seat, decision)) = next_bot(rules, state) else {
+        let Some((seat, decision)) = next_bot(game) else {
             break;
         };
         debug_assert_eq!(decision.action.seat, seat);
-        apply(rules, hooks, state, &decision.action, events)?;
+        game.apply(&decision.action, events)?;
         played += 1;
     }
     Ok(played)
 }
 
 /// The first bot seat to act, with what it plays; `None` when no bot acts now.
-fn next_bot(rules: &Ruleset, state: &State) -> Option<(Seat, super::Decision)> {
-    if state.bots.is_empty() || state.is_over() || state.is_between_hands() {
+fn next_bot(game: &Game) -> Option<(Seat, super::Decision)> {
+    if game.bots.is_empty() || game.is_over() || game.is_between_hands() {
         return None;
     }
-    state.to_act().into_iter().find_map(|seat| {
-        let level = *state.bots.get(&seat)?;
-        decide_for(level, rules, state, seat).map(|d| (seat, d))
+    game.to_act().into_iter().find_map(|seat| {
+        let level = *game.bots.get(&seat)?;
+        decide_for(level, game, seat).map(|d| (seat, d))
     })
 }

@@ -8,82 +8,14 @@ mod random;
 mod seen;
 mod strong;
 
-use std::fmt;
-use std::str::FromStr;
+use serde::Serialize;
 
-use serde::{Deserialize, Serialize};
-
-use crate::engine::{Action, SeatView, State, play_view};
+use crate::engine::{Action, Game, SeatView};
 use crate::ruleset::{Ruleset, Seat};
 
+pub use crate::level::{BotSeats, Level, UnknownLevel};
 pub use autoplay::{MAX_BOT_ACTIONS, play_bots};
 pub use seen::Seen;
-
-/// How well a bot plays: `random` draws and discards at random and goes out whenever it can;
-/// `basic` takes a discard that lowers its deadwood, discards its costliest card and knocks as soon
-/// as it may; `strong` counts the cards it has seen, values draws and discards by the melds still
-/// possible, keeps back cards the opponent wants and weighs knocking now against playing on.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    Serialize,
-    Deserialize,
-    utoipa::ToSchema,
-)]
-#[serde(rename_all = "snake_case")]
-#[schema(example = "strong")]
-pub enum Level {
-    /// Draws and discards at random; goes out whenever it can.
-    Random,
-    #[default]
-    /// Takes a discard that lowers its deadwood, discards its costliest card, knocks as soon as it
-    /// may.
-    Basic,
-    /// Counts the cards it has seen, values draws and discards by the melds still possible, keeps
-    /// cards the opponent wants, and weighs knocking now against playing on.
-    Strong,
-}
-
-impl Level {
-    pub const ALL: [Level; 3] = [Level::Random, Level::Basic, Level::Strong];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Random => "random",
-            Level::Basic => "basic",
-            Level::Strong => "strong",
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A level name that is not a level.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not a bot level (random, basic or strong)")]
-pub struct UnknownLevel(pub String);
-
-impl FromStr for Level {
-    type Err = UnknownLevel;
-
-    fn from_str(s: &str) -> Result<Level, UnknownLevel> {
-        Level::ALL
-            .into_iter()
-            .find(|l| l.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| UnknownLevel(s.to_string()))
-    }
-}
 
 /// What a bot plays, and why in a sentence a player understands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -105,49 +37,13 @@ pub fn decide(level: Level, rules: &Ruleset, view: &SeatView) -> Option<Decision
     })
 }
 
-/// [`decide`] for `seat` of a whole state: the bot sees that seat's view only, with the match
+/// [`decide`] for `seat` of a whole game: the bot sees that seat's view only, with the match
 /// scores as totals (a bot reads no more of them).
-pub fn decide_for(level: Level, rules: &Ruleset, state: &State, seat: Seat) -> Option<Decision> {
-    decide(level, rules, &play_view(rules, state, seat)?)
+pub fn decide_for(level: Level, game: &Game, seat: Seat) -> Option<Decision> {
+    decide(level, game.rules(), &game.play_view(seat)?)
 }
 
 /// The `basic` bot's action for `seat`, or `None` when `seat` has nothing to do.
-pub fn choose(rules: &Ruleset, state: &State, seat: Seat) -> Option<Action> {
-    decide_for(Level::Basic, rules, state, seat).map(|d| d.action)
-}
-
-/// The schema of the seats a server plays: seat number (as a string key) → level. A type of its
-/// own so that the API document names it (`BotSeats`) and generated clients do too.
-pub struct BotSeats;
-
-impl utoipa::PartialSchema for BotSeats {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        utoipa::openapi::schema::ObjectBuilder::new()
-            .schema_type(utoipa::openapi::schema::Type::Object)
-            .description(Some(
-                "The seats the server plays: seat number (a key such as \"1\") → bot level.",
-            ))
-            .property_names(Some(
-                utoipa::openapi::schema::ObjectBuilder::new()
-                    .schema_type(utoipa::openapi::schema::Type::String)
-                    .pattern(Some("^[0-9]+$")),
-            ))
-            .additional_properties(Some(utoipa::openapi::Ref::from_schema_name("Level")))
-            .examples([serde_json::json!({"1": "strong"})])
-            .into()
-    }
-}
-
-impl utoipa::ToSchema for BotSeats {
-    fn schemas(
-        schemas: &mut Vec<(
-            String,
-            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
-        )>,
-    ) {
-        schemas.push((
-            <Level as utoipa::ToSchema>::name().into(),
-            <Level as utoipa::PartialSchema>::schema(),
-        ));
-    }
+pub fn choose(game: &Game, seat: Seat) -> Option<Action> {
+    decide_for(Level::Basic, game, seat).map(|d| d.action)
 }

@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use serde::Serialize;
 
 use crate::bot::{self, Level};
-use crate::engine::{Event, NewGame, Outcome, State, apply, new_game};
+use crate::engine::{Event, Game, NewGame, Outcome};
 use crate::hooks::Hooks;
 use crate::ruleset::{Ruleset, RulesetRef, Target};
 
@@ -187,8 +187,8 @@ pub fn simulate_levels(
     for g in 0..games {
         let mut game = NewGame::seeded(reference.clone(), seed.wrapping_add(g));
         game.target = Some(target.unwrap_or(Target::SingleHand));
-        let dealt = new_game(rules, hooks, game)?;
-        let mut state: State = dealt.state;
+        let dealt = Game::deal(rules, hooks, game)?;
+        let mut state = dealt.game;
         let mut recorded: Vec<Vec<i64>> = Vec::new();
         let mut hand_steps = 0u64;
         let seat_slot = &slots[(g % slots.len() as u64) as usize];
@@ -203,12 +203,12 @@ pub fn simulate_levels(
         }
         while let Some(&seat) = state.to_act().first() {
             let level = by_level[seat_slot[usize::from(seat)]].level;
-            let Some(decision) = bot::decide_for(level, rules, &state, seat) else {
+            let Some(decision) = bot::decide_for(level, &state, seat) else {
                 anyhow::bail!("seat {seat} is to act but has no legal action");
             };
             let action = decision.action;
             events.clear();
-            apply(rules, hooks, &mut state, &action, &mut events)?;
+            state.apply(&action, &mut events)?;
             s.steps += 1;
             hand_steps += 1;
             if hand_steps > MAX_HAND_STEPS {

@@ -1,81 +1,154 @@
-//! Starting a game.
+//! A game under its rules and hooks: the only form in which a state is played.
 
-use std::sync::Arc;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Deref;
 
-use crate::cards::Card;
-use crate::hooks::{HookError, Hooks, LayoutInfo};
-use crate::ruleset::{Ruleset, RulesetRef, Seat, Target};
+use crate::hooks::Hooks;
+use crate::level::Level;
+use crate::ruleset::{Ruleset, Seat};
 
-use super::deal::{check_deck, cut_for_dealer, deal_all, seating};
-use super::error::DealError;
-use super::identity::{GameId, GameRef};
-use super::state::{MatchRecord, STATE_VERSION, State};
-use super::step::Stepped;
+use super::action::Action;
+use super::error::{DealError, StepError};
+use super::event::Event;
+use super::start::{self, NewGame};
+use super::state::State;
+use super::validate::{self, InvalidState};
+use super::view::{self, SeatView};
+use super::{legal, step};
 
-/// What a new game is dealt from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewGame {
-    pub ruleset: RulesetRef,
-    pub seed: u64,
-    /// `None`: the ruleset's default target.
-    pub target: Option<Target>,
-    /// `None`: cut for the first dealer from the seed.
-    pub dealer: Option<Seat>,
-    /// Explicit decks for the first deal, one per table, top card first; empty: shuffle.
-    pub decks: Vec<Vec<Card>>,
+/// A state tied to the rules and hooks it was dealt or checked under. It is made only by
+/// [`Game::deal`] or [`Game::from_state`] (a wire [`State`] checked against its rules and
+/// hooks), so every method may rely on the state being one that play reaches. It reads as its
+/// [`State`].
+#[derive(Clone)]
+pub struct Game<'r> {
+    rules: &'r Ruleset,
+    hooks: &'r dyn Hooks,
+    state: State,
 }
 
-impl NewGame {
-    pub fn seeded(ruleset: RulesetRef, seed: u64) -> NewGame {
-        NewGame {
-            ruleset,
-            seed,
-            target: None,
-            dealer: None,
-            decks: Vec::new(),
+/// A game after a deal or an action, and what happened.
+#[derive(Clone, Debug)]
+pub struct Stepped<'r> {
+    pub game: Game<'r>,
+    pub events: Vec<Event>,
+}
+
+impl<'r> Game<'r> {
+    /// Deals the first hand of a new game.
+    pub fn deal(
+        rules: &'r Ruleset,
+        hooks: &'r dyn Hooks,
+        game: NewGame,
+    ) -> Result<Stepped<'r>, DealError> {
+        let (state, events) = start::deal_first(rules, hooks, game)?;
+        Ok(Stepped {
+            game: Game {
+                rules,
+                hooks,
+                state,
+            },
+            events,
+        })
+    }
+
+    /// Checks a state from outside against `rules` and `hooks`: a state is accepted only if legal
+    /// play from a deal can reach it (every problem found is listed).
+    pub fn from_state(
+        rules: &'r Ruleset,
+        hooks: &'r dyn Hooks,
+        state: State,
+    ) -> Result<Game<'r>, InvalidState> {
+        validate::validate(rules, hooks, &state)?;
+        Ok(Game {
+            rules,
+            hooks,
+            state,
+        })
+    }
+
+    pub fn rules(&self) -> &'r Ruleset {
+        self.rules
+    }
+
+    pub fn hooks(&self) -> &'r dyn Hooks {
+        self.hooks
+    }
+
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The wire form, to send or store.
+    pub fn into_state(self) -> State {
+        self.state
+    }
+
+    /// Hands the seats in `bots` to the server's bots (every other seat is a human's).
+    pub fn set_bots(&mut self, bots: BTreeMap<Seat, Level>) -> Result<(), InvalidState> {
+        let mut problems = Vec::new();
+        validate::check_bots(&bots, self.rules.seats, &mut problems);
+        if !problems.is_empty() {
+            return Err(InvalidState { problems });
         }
+        self.state.bots = bots;
+        Ok(())
+    }
+
+    /// Every action the engine accepts now (for the lay-off, the empty one and the best).
+    pub fn legal_actions(&self) -> Vec<Action> {
+        legal::legal_actions(self.rules, &self.state)
+    }
+
+    /// [`Game::legal_actions`] into a buffer the caller reuses (cleared first).
+    pub fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        legal::legal_actions_into(self.rules, &self.state, out);
+    }
+
+    /// The game after `action`; on error this game is untouched and still playable.
+    pub fn step(&self, action: &Action) -> Result<Stepped<'r>, StepError> {
+        let (state, events) = step::step(self.rules, self.hooks, &self.state, action)?;
+        Ok(Stepped {
+            game: Game { state, ..*self },
+            events,
+        })
+    }
+
+    /// [`Game::step`] in place, for simulations that need no copy of each state: appends what
+    /// happened to `events`. On error neither is changed.
+    pub fn apply(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), StepError> {
+        step::apply(self.rules, self.hooks, &mut self.state, action, events)
+    }
+
+    /// What `seat` may see, or `None` when the game has no such seat.
+    pub fn view(&self, seat: Seat) -> Option<SeatView> {
+        view::view(self.rules, &self.state, seat)
+    }
+
+    /// [`Game::view`] as a bot reads it: the match scores cut to the totals.
+    pub fn play_view(&self, seat: Seat) -> Option<SeatView> {
+        view::play_view(self.rules, &self.state, seat)
+    }
+
+    /// One view per seat.
+    pub fn views(&self) -> Vec<SeatView> {
+        view::views(self.rules, &self.state)
     }
 }
 
-/// Deals the first hand of a new game. Its id is drawn from the seed (a server that needs ids
-/// apart for games of one seed replaces it before handing the state out).
-pub fn new_game(rules: &Ruleset, hooks: &dyn Hooks, game: NewGame) -> Result<Stepped, DealError> {
-    let seats = rules.seats;
-    let dealer = match game.dealer {
-        Some(d) if d >= seats => return Err(DealError::NoSuchSeat { seat: d, seats }),
-        Some(d) => d,
-        None => cut_for_dealer(game.seed, seats),
-    };
-    let target = game.target.unwrap_or(rules.match_rules.default_target);
-    let layout = hooks.match_layout(&LayoutInfo { seats, target })?;
-    layout.check(seats).map_err(|message| HookError {
-        hook: "match_layout".into(),
-        message,
-    })?;
-    if !game.decks.is_empty() {
-        let tables = seating(rules, hooks, &layout, dealer, 0)?.len();
-        if game.decks.len() != tables {
-            return Err(DealError::WrongDeckCount {
-                needed: tables,
-                given: game.decks.len(),
-            });
-        }
-        for deck in &game.decks {
-            check_deck(deck)?;
-        }
+impl Deref for Game<'_> {
+    type Target = State;
+
+    fn deref(&self) -> &State {
+        &self.state
     }
-    let mut state = State {
-        version: STATE_VERSION,
-        game: GameRef::new(GameId::from_seed(game.seed)),
-        ruleset: Arc::new(game.ruleset),
-        seed: game.seed,
-        target,
-        deal_number: 0,
-        record: Arc::new(MatchRecord::new(layout)),
-        tables: Vec::new(),
-        winners: None,
-        bots: Default::default(),
-    };
-    let events = deal_all(rules, hooks, &mut state, dealer, &game.decks)?;
-    Ok(Stepped { state, events })
+}
+
+impl fmt::Debug for Game<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Game")
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
 }

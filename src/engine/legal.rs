@@ -8,14 +8,14 @@ use super::action::{Action, ActionKind, LayOffCard, Source};
 use super::rule;
 use super::state::{Phase, State, Table};
 
-pub fn legal_actions(rules: &Ruleset, state: &State) -> Vec<Action> {
+pub(crate) fn legal_actions(rules: &Ruleset, state: &State) -> Vec<Action> {
     let mut out = Vec::with_capacity(16);
     legal_actions_into(rules, state, &mut out);
     out
 }
 
 /// [`legal_actions`] into a buffer the caller reuses (cleared first).
-pub fn legal_actions_into(rules: &Ruleset, state: &State, out: &mut Vec<Action>) {
+pub(crate) fn legal_actions_into(rules: &Ruleset, state: &State, out: &mut Vec<Action>) {
     out.clear();
     if state.is_over() {
         return;

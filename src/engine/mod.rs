@@ -1,4 +1,5 @@
-//! The game as a pure state machine: `new_game`, `legal_actions`, `step`, `view`.
+//! The game as a pure state machine: a [`Game`] is dealt or checked, then played with `step`,
+//! `legal_actions` and `view`.
 //! Nothing here knows YAML, Rhai or HTTP: it reads a validated [`Ruleset`](crate::ruleset::Ruleset)
 //! and calls [`Hooks`](crate::hooks::Hooks).
 
@@ -12,6 +13,7 @@ mod legal;
 mod pile;
 mod rule;
 mod score;
+mod start;
 mod state;
 mod step;
 mod validate;
@@ -22,13 +24,12 @@ pub use action::{Action, ActionKind, LayOffCard, Source};
 pub use deal::{check_deck, cut_for_dealer, seating, shuffled_deck};
 pub use error::{DealError, IllegalAction, Overflow, StepError};
 pub use event::Event;
-pub use game::{NewGame, new_game};
+pub use game::{Game, Stepped};
 pub use identity::{BadGameId, GameId, GameRef};
-pub use legal::{legal_actions, legal_actions_into};
 pub use pile::Pile;
+pub use start::NewGame;
 pub use state::{
     GameBonus, HandResult, Knock, MatchRecord, Phase, STATE_VERSION, Scores, State, Table,
 };
-pub use step::{Stepped, apply, step};
-pub use validate::{InvalidState, validate};
-pub use view::{KnockView, PlayerView, SeatView, play_view, view, views};
+pub use validate::InvalidState;
+pub use view::{KnockView, PlayerView, SeatView};

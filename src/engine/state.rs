@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bot::Level;
 use crate::cards::{Card, CardSet};
 use crate::game_types::{GameScore, MatchLayout, Outcome};
+use crate::level::Level;
 use crate::melds::LayOff;
 use crate::role::{ByRole, Role};
 use crate::ruleset::{RulesetRef, Seat, Target};
@@ -47,7 +47,7 @@ pub struct State {
     /// The seats the server plays, and at which level (keys are seat numbers); left out when
     /// every seat is a human's.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    #[schema(value_type = crate::bot::BotSeats)]
+    #[schema(value_type = crate::level::BotSeats)]
     pub bots: BTreeMap<Seat, Level>,
 }
 

@@ -16,20 +16,13 @@ use super::rule::{self, AfterDiscard};
 use super::score;
 use super::state::{HandResult, Knock, Phase, State, Table};
 
-/// The state after a step and what the step did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Stepped {
-    pub state: State,
-    pub events: Vec<Event>,
-}
-
-/// Applies `action` to `state`. On error `state` is untouched and still playable.
-pub fn step(
+/// The state after `action` and what it did. On error `state` is untouched and still playable.
+pub(crate) fn step(
     rules: &Ruleset,
     hooks: &dyn Hooks,
     state: &State,
     action: &Action,
-) -> Result<Stepped, StepError> {
+) -> Result<(State, Vec<Event>), StepError> {
     let turn = whose_turn(state, action)?;
     let mut next = state.clone();
     next.game = state.game.next();
@@ -50,15 +43,12 @@ pub fn step(
             }
         }
     }
-    Ok(Stepped {
-        state: next,
-        events,
-    })
+    Ok((next, events))
 }
 
 /// [`step`] in place, for simulations that need no copy of each state: applies `action` to
 /// `state` and appends what happened to `events`. On error neither is changed.
-pub fn apply(
+pub(crate) fn apply(
     rules: &Ruleset,
     hooks: &dyn Hooks,
     state: &mut State,

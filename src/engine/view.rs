@@ -116,7 +116,7 @@ impl Shared {
 }
 
 /// The view of `seat`, or `None` when the game has no such seat.
-pub fn view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
+pub(crate) fn view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
     // One view: the scores move into it instead of being copied.
     let mut shared = Shared::of(rules, state);
     let scores = std::mem::take(&mut shared.scores);
@@ -127,7 +127,7 @@ pub fn view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
 
 /// The view of `seat` as a bot reads it: [`view`] with the scores cut to the totals (no teams,
 /// hands won, games or bonuses), so deciding a play copies no game's scores.
-pub fn play_view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
+pub(crate) fn play_view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView> {
     let shared = Shared {
         to_act: state.to_act(),
         scores: Scores::default(),
@@ -139,7 +139,7 @@ pub fn play_view(rules: &Ruleset, state: &State, seat: Seat) -> Option<SeatView>
 }
 
 /// One view per seat.
-pub fn views(rules: &Ruleset, state: &State) -> Vec<SeatView> {
+pub(crate) fn views(rules: &Ruleset, state: &State) -> Vec<SeatView> {
     let shared = Shared::of(rules, state);
     (0..state.seats() as Seat)
         .filter_map(|s| seat_view(rules, state, s, &shared))

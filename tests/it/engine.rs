@@ -4,8 +4,8 @@
 use gin_rules::cards::{Card, CardSet, parse_cards, set};
 use gin_rules::engine::{
     Action, ActionKind, DealError, Event, IllegalAction, NewGame, Phase, Source, State, StepError,
-    apply, legal_actions, new_game, step, validate,
 };
+use gin_rules::engine::{Game, Stepped};
 use gin_rules::hooks::NoHooks;
 use gin_rules::role::Role;
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
@@ -50,10 +50,24 @@ fn start_with(rules: &Ruleset, deck: Vec<Card>, target: Target) -> State {
         ruleset: reference(),
         seed: 1,
         target: Some(target),
+        id: None,
         dealer: Some(0),
         decks: vec![deck],
     };
-    new_game(rules, &NoHooks, game).unwrap().state
+    Game::deal(rules, &NoHooks, game).unwrap().game.into_state()
+}
+
+/// The game of a state built here, checked as a server checks what it is sent.
+fn game<'r>(rules: &'r Ruleset, state: &State) -> Game<'r> {
+    Game::from_state(rules, &NoHooks, state.clone()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn legal_actions(rules: &Ruleset, state: &State) -> Vec<Action> {
+    game(rules, state).legal_actions()
+}
+
+fn step<'r>(rules: &'r Ruleset, state: &State, action: &Action) -> Result<Stepped<'r>, StepError> {
+    game(rules, state).step(action)
 }
 
 fn start(deck: Vec<Card>) -> State {
@@ -63,9 +77,8 @@ fn start(deck: Vec<Card>) -> State {
 fn act_with(rules: &Ruleset, state: &State, seat: u8, kind: ActionKind) -> (State, Vec<Event>) {
     let action = Action::new(seat, kind);
     let legal = legal_actions(rules, state);
-    let stepped =
-        step(rules, &NoHooks, state, &action).unwrap_or_else(|e| panic!("{action:?} refused: {e}"));
-    validate(rules, &NoHooks, &stepped.state).unwrap();
+    let stepped = step(rules, state, &action).unwrap_or_else(|e| panic!("{action:?} refused: {e}"));
+    let next = game(rules, stepped.game.state());
     if !matches!(
         action.kind,
         ActionKind::LayOff { .. } | ActionKind::Knock { melds: Some(_), .. }
@@ -75,7 +88,7 @@ fn act_with(rules: &Ruleset, state: &State, seat: u8, kind: ActionKind) -> (Stat
             "{action:?} accepted but not listed"
         );
     }
-    (stepped.state, stepped.events)
+    (next.into_state(), stepped.events)
 }
 
 fn act(state: &State, seat: u8, kind: ActionKind) -> (State, Vec<Event>) {
@@ -85,7 +98,7 @@ fn act(state: &State, seat: u8, kind: ActionKind) -> (State, Vec<Event>) {
 fn refuse_with(rules: &Ruleset, state: &State, seat: u8, kind: ActionKind) -> IllegalAction {
     let action = Action::new(seat, kind);
     assert!(!legal_actions(rules, state).contains(&action));
-    match step(rules, &NoHooks, state, &action) {
+    match step(rules, state, &action) {
         Err(StepError::Illegal(e)) => e,
         other => panic!("{action:?} should be refused, got {other:?}"),
     }
@@ -163,18 +176,18 @@ fn a_match_ends_at_the_target() {
     assert!(!s.is_over());
     assert!(!events.iter().any(|e| matches!(e, Event::MatchOver { .. })));
     // 91 points: one more hand won by anyone decides nothing yet unless it passes 100.
-    let mut s = s;
+    let mut s = game(&rules, &s);
     while !s.is_over() {
         let seat = s.to_act()[0];
-        let a = gin_rules::bot::choose(&rules, &s, seat).unwrap();
-        s = step(&rules, &NoHooks, &s, &a).unwrap().state;
+        let a = gin_rules::bot::choose(&s, seat).unwrap();
+        s = s.step(&a).unwrap().game;
     }
     let w = s.winners.clone().unwrap();
     assert_eq!(w.len(), 1);
     assert!(s.scores().totals[usize::from(w[0])] >= 100);
-    assert!(legal_actions(&rules, &s).is_empty());
+    assert!(s.legal_actions().is_empty());
     assert!(matches!(
-        step(&rules, &NoHooks, &s, &Action::new(0, ActionKind::NextHand)),
+        s.step(&Action::new(0, ActionKind::NextHand)),
         Err(StepError::Illegal(IllegalAction::MatchOver))
     ));
 }
@@ -183,17 +196,17 @@ fn a_match_ends_at_the_target() {
 fn seeded_games_are_reproducible() {
     let rules = Ruleset::standard();
     let play = |seed| {
-        let mut s = new_game(&rules, &NoHooks, NewGame::seeded(reference(), seed))
+        let mut s = Game::deal(&rules, &NoHooks, NewGame::seeded(reference(), seed))
             .unwrap()
-            .state;
+            .game;
         let mut n = 0;
         while !s.is_over() && n < 5000 {
             let seat = s.to_act()[0];
-            let a = gin_rules::bot::choose(&rules, &s, seat).unwrap();
-            s = step(&rules, &NoHooks, &s, &a).unwrap().state;
+            let a = gin_rules::bot::choose(&s, seat).unwrap();
+            s = s.step(&a).unwrap().game;
             n += 1;
         }
-        serde_json::to_string(&s).unwrap()
+        serde_json::to_string(s.state()).unwrap()
     };
     assert_eq!(play(5), play(5));
     assert_ne!(play(5), play(6));
@@ -219,14 +232,15 @@ fn a_failing_hook_at_the_end_of_a_hand_changes_nothing_in_place() {
     let rules = Ruleset::standard();
     let state = pass_pass_draw(&start(deck(GIN, LOOSE, "6C", "5H")));
     let gin_out = Action::new(1, gin(Some("5H")));
-    let mut in_place = state.clone();
+    let mut in_place = Game::from_state(&rules, &FailingRecord, state.clone()).unwrap();
     let mut events = Vec::new();
-    let refused = apply(&rules, &FailingRecord, &mut in_place, &gin_out, &mut events);
+    let refused = in_place.apply(&gin_out, &mut events);
     assert!(matches!(refused, Err(StepError::Hook(_))), "{refused:?}");
-    assert_eq!(in_place, state);
+    assert_eq!(in_place.state(), &state);
     assert!(events.is_empty());
-    assert!(step(&rules, &FailingRecord, &state, &gin_out).is_err());
-    apply(&rules, &NoHooks, &mut in_place, &gin_out, &mut events).unwrap();
+    assert!(in_place.step(&gin_out).is_err());
+    let mut in_place = game(&rules, in_place.state());
+    in_place.apply(&gin_out, &mut events).unwrap();
     assert!(matches!(events[0], Event::WentGin { .. }));
     assert!(matches!(in_place.tables[0].phase, Phase::Over { .. }));
 }
@@ -246,7 +260,7 @@ fn a_hooks_knock_limit_over_any_deadwood_is_refused_at_the_deal() {
     }
     let rules = Ruleset::standard();
     let game = NewGame::seeded(reference(), 1);
-    match new_game(&rules, &Lax, game) {
+    match Game::deal(&rules, &Lax, game) {
         Err(DealError::Hook(e)) => {
             assert_eq!(e.hook, "knock_limit");
             assert!(e.message.contains("returned 200"), "{}", e.message);

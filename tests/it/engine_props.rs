@@ -3,8 +3,7 @@
 
 use gin_rules::cards::Card;
 use gin_rules::engine::{
-    Action, ActionKind, Event, NewGame, Phase, Source, State, StepError, Stepped, apply,
-    legal_actions, new_game, step, validate,
+    Action, ActionKind, Event, Game, NewGame, Phase, Source, State, StepError, Stepped,
 };
 use gin_rules::hooks::{Hooks, NoHooks};
 use gin_rules::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
@@ -96,21 +95,21 @@ fn in_lay_off(state: &State) -> bool {
 }
 
 /// `apply` does in place what `step` does, and on a refusal changes neither state nor events.
-fn same_in_place(rules: &Ruleset, state: &State, a: &Action, stepped: &Result<Stepped, StepError>) {
+fn same_in_place(game: &Game, a: &Action, stepped: &Result<Stepped, StepError>) {
     let earlier = Event::Passed { table: 0, seat: 0 };
-    let mut in_place = state.clone();
+    let mut in_place = game.clone();
     let mut events = vec![earlier.clone()];
-    let applied = apply(rules, &NoHooks, &mut in_place, a, &mut events);
+    let applied = in_place.apply(a, &mut events);
     match stepped {
         Ok(next) => {
             assert!(applied.is_ok(), "{a:?}");
-            assert_eq!(in_place, next.state, "{a:?}");
+            assert_eq!(in_place.state(), next.game.state(), "{a:?}");
             assert_eq!(events[0], earlier);
             assert_eq!(events[1..], next.events[..], "{a:?}");
         }
         Err(e) => {
             assert_eq!(applied.err().map(|e| e.to_string()), Some(e.to_string()));
-            assert_eq!(&in_place, state, "{a:?}");
+            assert_eq!(in_place.state(), game.state(), "{a:?}");
             assert_eq!(events, vec![earlier]);
         }
     }
@@ -139,54 +138,51 @@ fn random_game(
     finish_fast: bool,
 ) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut game = NewGame::seeded(reference(), seed);
-    game.target = Some(target);
-    let mut state = new_game(rules, hooks, game).unwrap().state;
+    let mut deal = NewGame::seeded(reference(), seed);
+    deal.target = Some(target);
+    let mut game = Game::deal(rules, hooks, deal).unwrap().game;
     for _ in 0..MAX_STEPS {
-        validate(rules, hooks, &state).unwrap();
-        let json = serde_json::to_string(&state).unwrap();
+        Game::from_state(rules, hooks, game.state().clone()).unwrap();
+        let json = serde_json::to_string(game.state()).unwrap();
         let back: State = serde_json::from_str(&json).unwrap();
-        assert_eq!(back, state);
-        let legal = legal_actions(rules, &state);
-        if state.is_over() {
+        assert_eq!(&back, game.state());
+        let legal = game.legal_actions();
+        if game.is_over() {
             assert!(legal.is_empty());
             return;
         }
-        assert!(!legal.is_empty(), "no legal action in {state:?}");
-        if check_refusals && !in_lay_off(&state) {
-            for a in candidates(&state) {
-                let stepped = step(rules, &NoHooks, &state, &a);
-                same_in_place(rules, &state, &a, &stepped);
+        assert!(!legal.is_empty(), "no legal action in {game:?}");
+        if check_refusals && !in_lay_off(&game) {
+            for a in candidates(&game) {
+                let stepped = game.step(&a);
+                same_in_place(&game, &a, &stepped);
                 let accepted = stepped.is_ok();
                 assert_eq!(
                     accepted,
                     legal.contains(&a),
                     "{a:?} in {:?}",
-                    state.tables[0].phase
+                    game.tables[0].phase
                 );
             }
         }
         for a in &legal {
-            if let Err(e) = step(rules, hooks, &state, a) {
+            if let Err(e) = game.step(a) {
                 panic!("listed action {a:?} refused: {e}");
             }
         }
         // Uniform play seldom gets under a knock limit and almost never to gin, so a match of it
         // would take millions of steps: to finish one, most steps are a simple player's choice.
         let simple = if finish_fast && rng.random_bool(0.75) {
-            choose(rules, &state, &legal, rng.random_bool(0.5))
+            choose(rules, &game, &legal, rng.random_bool(0.5))
         } else {
             None
         };
         let a = &simple.unwrap_or_else(|| legal[rng.random_range(0..legal.len())].clone());
-        let next = step(rules, hooks, &state, a).unwrap();
-        assert!(!matches!(
-            step(rules, hooks, &next.state, a),
-            Err(StepError::Hook(_))
-        ));
-        state = next.state;
+        let next = game.step(a).unwrap();
+        assert!(!matches!(next.game.step(a), Err(StepError::Hook(_))));
+        game = next.game;
     }
-    panic!("the game has not ended after {MAX_STEPS} steps: {state:?}");
+    panic!("the game has not ended after {MAX_STEPS} steps: {game:?}");
 }
 
 proptest! {

@@ -4,8 +4,7 @@ use gin_rules::bot;
 use gin_rules::cards::Card;
 use gin_rules::cli::play::simulate;
 use gin_rules::engine::{
-    Action, ActionKind, DealError, Event, NewGame, State, legal_actions, new_game, shuffled_deck,
-    step, view,
+    Action, ActionKind, DealError, Event, Game, NewGame, State, shuffled_deck,
 };
 use gin_rules::hooks::{
     GameScore, HandOutcome, MatchLayout, RecordInfo, ScoreEntry, TableResult, TableSeating,
@@ -17,29 +16,30 @@ use gin_rules::ruleset::Target;
 use crate::variants;
 use variants::variant;
 
-fn start(v: &Variant, seed: u64, target: Target, dealer: Option<u8>) -> State {
+fn start(v: &Variant, seed: u64, target: Target, dealer: Option<u8>) -> Game<'_> {
     let game = NewGame {
         ruleset: v.reference.clone(),
         seed,
+        id: None,
         target: Some(target),
         dealer,
         decks: vec![],
     };
-    new_game(&v.ruleset, v.hooks.as_ref(), game).unwrap().state
+    Game::deal(&v.ruleset, v.hooks.as_ref(), game).unwrap().game
 }
 
 /// Bot moves until `stop` says so or the match ends; returns the events seen.
-fn play_until(v: &Variant, mut s: State, stop: impl Fn(&State) -> bool) -> (State, Vec<Event>) {
+fn play_until<'v>(mut s: Game<'v>, stop: impl Fn(&State) -> bool) -> (Game<'v>, Vec<Event>) {
     let mut events = Vec::new();
     for _ in 0..100_000 {
         if s.is_over() || stop(&s) {
             break;
         }
         let seat = s.to_act()[0];
-        let a = bot::choose(&v.ruleset, &s, seat).unwrap();
-        let next = step(&v.ruleset, v.hooks.as_ref(), &s, &a).unwrap();
+        let a = bot::choose(&s, seat).unwrap();
+        let next = s.step(&a).unwrap();
         events.extend(next.events);
-        s = next.state;
+        s = next.game;
     }
     (s, events)
 }
@@ -136,10 +136,10 @@ fn a_hollywood_match_closes_its_columns_one_by_one() {
     let s = start(&v, 11, Target::Points(100), None);
     assert_eq!(s.scores().columns.map(|c| c.len()), Some(3));
     let some_closed = |s: &State| s.record.games.iter().any(|g| g.closed);
-    let (s, _) = play_until(&v, s, some_closed);
+    let (s, _) = play_until(s, some_closed);
     assert!(!s.is_over(), "a column closed while the others go on");
     assert!(s.record.games.iter().any(|g| !g.closed));
-    let (s, events) = play_until(&v, s, |_| false);
+    let (s, events) = play_until(s, |_| false);
     assert!(s.is_over());
     assert!(s.record.games.iter().all(|g| g.closed));
     for g in &s.record.games {
@@ -161,22 +161,14 @@ fn three_players_rotate_the_deal_and_the_dealer_sits_out() {
     let s = start(&v, 3, Target::Points(100), Some(0));
     let t = &s.tables[0];
     assert_eq!((t.dealer, t.seats.into_array()), (0, [1, 2]));
-    assert!(legal_actions(&v.ruleset, &s).iter().all(|a| a.seat == 1));
-    let out = view(&v.ruleset, &s, 0).unwrap();
+    assert!(s.legal_actions().iter().all(|a| a.seat == 1));
+    let out = s.view(0).unwrap();
     assert!(out.sitting_out && out.hand.is_empty() && out.legal_actions.is_empty());
     assert_eq!(out.players.len(), 2);
     assert!(out.players.iter().all(|p| p.hand_size == 10));
-    assert!(
-        step(
-            &v.ruleset,
-            v.hooks.as_ref(),
-            &s,
-            &Action::new(0, ActionKind::Pass)
-        )
-        .is_err()
-    );
+    assert!(s.step(&Action::new(0, ActionKind::Pass)).is_err());
 
-    let (_, events) = play_until(&v, s, |s| s.deal_number >= 6);
+    let (_, events) = play_until(s, |s| s.deal_number >= 6);
     let mut dealers = Vec::new();
     let mut dead = Vec::new();
     for e in &events {
@@ -250,13 +242,14 @@ fn partnership_tables_play_at_once_and_opponents_alternate() {
     let game = NewGame {
         ruleset: v.reference.clone(),
         seed: 5,
+        id: None,
         target: None,
         dealer: Some(0),
         decks: decks.clone(),
     };
-    let s = new_game(&v.ruleset, v.hooks.as_ref(), game.clone())
+    let s = Game::deal(&v.ruleset, v.hooks.as_ref(), game.clone())
         .unwrap()
-        .state;
+        .game;
     assert_eq!(s.target, Target::Points(125));
     assert_eq!(s.tables.len(), 2);
     assert_eq!(s.tables[0].seats, [1, 0]);
@@ -270,14 +263,14 @@ fn partnership_tables_play_at_once_and_opponents_alternate() {
         ..game
     };
     assert!(matches!(
-        new_game(&v.ruleset, v.hooks.as_ref(), one),
+        Game::deal(&v.ruleset, v.hooks.as_ref(), one),
         Err(DealError::WrongDeckCount {
             needed: 2,
             given: 1
         })
     ));
 
-    let (s, events) = play_until(&v, s, |s| s.deal_number >= 1);
+    let (s, events) = play_until(s, |s| s.deal_number >= 1);
     let pairs: Vec<[u8; 2]> = s.tables.iter().map(|t| t.seats.into_array()).collect();
     let mut sorted: Vec<[u8; 2]> = pairs
         .iter()
@@ -323,7 +316,7 @@ fn tournament_rotates_opponents_round_robin() {
             .collect();
         pairs.sort();
         rounds.push(pairs);
-        s = play_until(&v, s, |s| s.deal_number > deal).0;
+        s = play_until(s, |s| s.deal_number > deal).0;
     }
     assert_eq!(
         rounds,

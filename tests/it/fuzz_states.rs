@@ -12,9 +12,10 @@
 use std::sync::{Arc, OnceLock};
 
 use gin_rules::cards::{Card, CardSet};
+use gin_rules::engine::Game;
 use gin_rules::engine::{
     Action, ActionKind, GameBonus, HandResult, Knock, LayOffCard, NewGame, Outcome, Phase, Pile,
-    Source, State, Table, legal_actions, new_game, step, validate, view,
+    Source, State, Table,
 };
 use gin_rules::melds::LayOff;
 use gin_rules::role::Role;
@@ -64,7 +65,7 @@ fn cases() -> u32 {
 }
 
 fn check(v: &Variant, s: &State) -> bool {
-    validate(&v.ruleset, v.hooks.as_ref(), s).is_ok()
+    Game::from_state(&v.ruleset, v.hooks.as_ref(), s.clone()).is_ok()
 }
 
 /// A state after `steps` random legal actions (or the end of the match); every state on the way
@@ -75,23 +76,24 @@ fn played(v: &Variant, targets: &[Target], seed: u64, steps: usize) -> State {
     game.target = targets
         .get(rng.random_range(0..targets.len().max(1)))
         .copied();
-    let mut state = new_game(&v.ruleset, v.hooks.as_ref(), game)
+    let mut state = Game::deal(&v.ruleset, v.hooks.as_ref(), game)
         .expect("a built-in form deals")
-        .state;
+        .game;
     for _ in 0..steps {
-        if let Err(e) = validate(&v.ruleset, v.hooks.as_ref(), &state) {
+        if let Err(e) = Game::from_state(&v.ruleset, v.hooks.as_ref(), state.state().clone()) {
             panic!("a state reached by legal play is refused: {e}\n{state:?}");
         }
-        let legal = legal_actions(&v.ruleset, &state);
+        let legal = state.legal_actions();
         if legal.is_empty() {
             break;
         }
         let a = &legal[rng.random_range(0..legal.len())];
-        state = step(&v.ruleset, v.hooks.as_ref(), &state, a)
+        state = state
+            .step(a)
             .unwrap_or_else(|e| panic!("listed action {a:?} refused: {e}"))
-            .state;
+            .game;
     }
-    state
+    state.into_state()
 }
 
 const EDGE_U32: [u32; 10] = [0, 1, 2, 3, 10, 11, 99, 255, u32::MAX - 1, u32::MAX];
@@ -462,7 +464,7 @@ fn random_action(rng: &mut impl Rng, s: &State) -> Action {
 }
 
 /// What every accepted state keeps: each card once at every table, and scores that add up.
-fn invariants(v: &Variant, s: &State) {
+fn invariants(v: &Variant, s: &Game) {
     for t in &s.tables {
         let n = t.hands[Role::First].len() as usize
             + t.hands[Role::Dealer].len() as usize
@@ -495,7 +497,7 @@ fn invariants(v: &Variant, s: &State) {
         assert!(r.games.iter().all(|g| g.closed));
     }
     for seat in 0..seats {
-        let _ = view(&v.ruleset, s, seat);
+        let _ = s.view(seat);
     }
 }
 
@@ -513,21 +515,22 @@ fn fuzz_one(form: usize, seed: u64, steps: usize, changes: usize) {
     let Ok(s) = serde_json::from_str::<State>(&serde_json::to_string(&s).expect("writes")) else {
         return;
     };
-    if !check(v, &s) {
+    let Ok(game) = Game::from_state(&v.ruleset, v.hooks.as_ref(), s.clone()) else {
         return;
-    }
-    invariants(v, &s);
-    let mut actions = legal_actions(&v.ruleset, &s);
+    };
+    invariants(v, &game);
+    let mut actions = game.legal_actions();
     actions.truncate(4);
     actions.push(random_action(&mut rng, &s));
     for a in &actions {
-        if let Ok(next) = step(&v.ruleset, v.hooks.as_ref(), &s, a) {
-            if let Err(e) = validate(&v.ruleset, v.hooks.as_ref(), &next.state) {
+        if let Ok(next) = game.step(a) {
+            let state = next.game.state().clone();
+            if let Err(e) = Game::from_state(&v.ruleset, v.hooks.as_ref(), state) {
                 panic!(
                     "a step from an accepted state gives a refused one: {e}\nfrom {s:?}\nby {a:?}"
                 );
             }
-            invariants(v, &next.state);
+            invariants(v, &next.game);
         }
     }
 }

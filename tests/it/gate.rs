@@ -331,7 +331,7 @@ fn deal_logging(yaml: &str, scripts: Value, level: tracing::Level) -> (String, b
         .finish();
     let dealt = tracing::subscriber::with_default(subscriber, || {
         with_budget(Budget::default(), || {
-            engine::new_game(
+            engine::Game::deal(
                 &variant.ruleset,
                 variant.hooks.as_ref(),
                 NewGame::seeded(variant.reference.clone(), 1),

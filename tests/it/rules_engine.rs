@@ -3,8 +3,7 @@
 
 use gin_rules::cards::{Card, CardSet, parse_cards};
 use gin_rules::engine::{
-    Action, ActionKind, Event, IllegalAction, NewGame, Outcome, State, StepError, legal_actions,
-    new_game, step,
+    Action, ActionKind, Event, Game, IllegalAction, NewGame, Outcome, State, StepError,
 };
 use gin_rules::role::Role;
 use gin_rules::rules::{Catalog, Variant};
@@ -43,10 +42,19 @@ fn deal(v: &Variant, upcard: &str) -> State {
         ruleset: v.reference.clone(),
         seed: 7,
         target: Some(Target::Points(250)),
+        id: None,
         dealer: Some(0),
         decks: vec![deck(MELDED, LOOSE, upcard)],
     };
-    new_game(&v.ruleset, v.hooks.as_ref(), game).unwrap().state
+    Game::deal(&v.ruleset, v.hooks.as_ref(), game)
+        .unwrap()
+        .game
+        .into_state()
+}
+
+/// The game of a state built here, checked as a server checks what it is sent.
+fn game<'v>(v: &'v Variant, state: &State) -> Game<'v> {
+    Game::from_state(&v.ruleset, v.hooks.as_ref(), state.clone()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn act(
@@ -55,17 +63,14 @@ fn act(
     seat: u8,
     kind: ActionKind,
 ) -> Result<(State, Vec<Event>), StepError> {
-    step(
-        &v.ruleset,
-        v.hooks.as_ref(),
-        state,
-        &Action::new(seat, kind),
-    )
-    .map(|s| (s.state, s.events))
+    game(v, state)
+        .step(&Action::new(seat, kind))
+        .map(|s| (s.game.into_state(), s.events))
 }
 
 fn can_knock(v: &Variant, state: &State) -> bool {
-    legal_actions(&v.ruleset, state)
+    game(v, state)
+        .legal_actions()
         .iter()
         .any(|a| matches!(a.kind, ActionKind::Knock { .. }))
 }
@@ -214,20 +219,22 @@ fn play_hands(v: &Variant, hands: u64) -> u64 {
         let game = NewGame {
             ruleset: v.reference.clone(),
             seed: 1000 + g,
+            id: None,
             target: Some(Target::SingleHand),
             dealer: None,
             decks: vec![],
         };
-        let mut state = new_game(rules, hooks, game)
+        let mut state = Game::deal(rules, hooks, game)
             .unwrap_or_else(|e| panic!("{:?} game {g}: {e}", v.reference))
-            .state;
+            .game;
         let mut steps = 0;
         while let Some(&seat) = state.to_act().first() {
-            let action = gin_rules::bot::choose(rules, &state, seat)
+            let action = gin_rules::bot::choose(&state, seat)
                 .unwrap_or_else(|| panic!("{:?} game {g}: seat {seat} has no action", v.reference));
-            state = step(rules, hooks, &state, &action)
+            state = state
+                .step(&action)
                 .unwrap_or_else(|e| panic!("{:?} game {g}: {action:?}: {e}", v.reference))
-                .state;
+                .game;
             steps += 1;
             if steps > STALL_STEPS {
                 stalled += 1;

@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use gin_rules::bot;
 use gin_rules::cards::{Card, CardSet, parse_cards};
+use gin_rules::engine::Game as Checked;
 use gin_rules::engine::{
-    Action, ActionKind, Event, HandResult, NewGame, Outcome, Scores, Source, State, StepError,
-    legal_actions, new_game, step, validate,
+    Action, ActionKind, Event, HandResult, NewGame, Outcome, Scores, Source, StepError,
 };
 use gin_rules::rules::{Catalog, RulesRow, Variant, rules_table};
 use gin_rules::ruleset::{AuthoredRuleset, RulesetRef, Seat, Target};
@@ -430,7 +430,7 @@ mod scenarios {
 
     struct Game<'a> {
         v: &'a Variant,
-        state: State,
+        state: Checked<'a>,
         events: Vec<Event>,
         log: Vec<Line>,
         tables: bool,
@@ -446,10 +446,13 @@ mod scenarios {
 
         /// A step that must be accepted; checks the state and the legal-action listing.
         fn play(&mut self, a: &Action) {
-            let legal = legal_actions(&self.v.ruleset, &self.state);
-            let next = step(&self.v.ruleset, self.v.hooks.as_ref(), &self.state, a)
+            let legal = self.state.legal_actions();
+            let next = self
+                .state
+                .step(a)
                 .unwrap_or_else(|e| panic!("{} refused: {e}", action_text(a)));
-            validate(&self.v.ruleset, self.v.hooks.as_ref(), &next.state).unwrap();
+            let v = self.v;
+            Checked::from_state(&v.ruleset, v.hooks.as_ref(), next.game.state().clone()).unwrap();
             if !matches!(
                 a.kind,
                 ActionKind::LayOff { .. }
@@ -462,21 +465,21 @@ mod scenarios {
                     action_text(a)
                 );
             }
-            self.state = next.state;
+            self.state = next.game;
             self.tables = self.state.tables.len() > 1;
             self.record(next.events);
         }
 
         fn refuse(&mut self, a: &Action, message: &str) {
-            let before = self.state.clone();
-            match step(&self.v.ruleset, self.v.hooks.as_ref(), &self.state, a) {
+            let before = self.state.state().clone();
+            match self.state.step(a) {
                 Err(StepError::Illegal(e)) => {
                     assert_eq!(e.to_string(), message, "{}", action_text(a));
                 }
                 other => panic!("{} should be refused, got {other:?}", action_text(a)),
             }
-            assert!(!legal_actions(&self.v.ruleset, &self.state).contains(a));
-            assert_eq!(self.state, before);
+            assert!(!self.state.legal_actions().contains(a));
+            assert_eq!(self.state.state(), &before);
             self.log.push(Line::Text(format!(
                 "refused: {}: {message}",
                 action_text(a)
@@ -488,7 +491,7 @@ mod scenarios {
                 return false;
             }
             let seat = self.state.to_act()[0];
-            let a = bot::choose(&self.v.ruleset, &self.state, seat).expect("the bot has a move");
+            let a = bot::choose(&self.state, seat).expect("the bot has a move");
             self.play(&a);
             true
         }
@@ -594,12 +597,13 @@ mod scenarios {
         }
         let target = s.target.unwrap_or(v.ruleset.match_rules.default_target);
         v.check_target(target).unwrap();
-        let started = new_game(
+        let started = Checked::deal(
             &v.ruleset,
             v.hooks.as_ref(),
             NewGame {
                 ruleset: v.reference.clone(),
                 seed: s.seed,
+                id: None,
                 target: Some(target),
                 dealer: Some(s.dealer),
                 decks,
@@ -608,8 +612,8 @@ mod scenarios {
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let mut game = Game {
             v: &v,
-            tables: started.state.tables.len() > 1,
-            state: started.state,
+            tables: started.game.tables.len() > 1,
+            state: started.game,
             events: Vec::new(),
             log: Vec::new(),
         };

@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use gin_rules::cards::{Card, CardSet, parse_cards, set};
+use gin_rules::engine::Game;
 use gin_rules::engine::{
-    Action, ActionKind, GameBonus, InvalidState, NewGame, Outcome, Phase, Source, State, StepError,
-    legal_actions, new_game, step, validate, view,
+    Action, ActionKind, GameBonus, InvalidState, NewGame, Outcome, Phase, Source, State,
 };
 use gin_rules::role::Role;
 use gin_rules::rules::Variant;
@@ -45,23 +45,33 @@ fn deal_deck(v: &Variant, deck: Vec<Card>, target: Target) -> State {
         ruleset: v.reference.clone(),
         seed: 1,
         target: Some(target),
+        id: None,
         dealer: Some(0),
         decks: vec![deck],
     };
-    new_game(&v.ruleset, v.hooks.as_ref(), game).unwrap().state
+    Game::deal(&v.ruleset, v.hooks.as_ref(), game)
+        .unwrap()
+        .game
+        .into_state()
 }
 
 fn act(v: &Variant, s: &State, seat: u8, kind: ActionKind) -> State {
     let a = Action::new(seat, kind);
-    let next = step(&v.ruleset, v.hooks.as_ref(), s, &a)
+    let next = game(v, s)
+        .step(&a)
         .unwrap_or_else(|e| panic!("{a:?} refused: {e}"))
-        .state;
+        .game
+        .into_state();
     check(v, &next).unwrap_or_else(|e| panic!("a reached state is refused: {e}"));
     next
 }
 
+fn game<'v>(v: &'v Variant, s: &State) -> Game<'v> {
+    Game::from_state(&v.ruleset, v.hooks.as_ref(), s.clone()).unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn check(v: &Variant, s: &State) -> Result<(), InvalidState> {
-    validate(&v.ruleset, v.hooks.as_ref(), s)
+    Game::from_state(&v.ruleset, v.hooks.as_ref(), s.clone()).map(drop)
 }
 
 /// Refused, and the answer names the problem.
@@ -165,9 +175,9 @@ fn knock_melds_must_be_real_and_disjoint() {
 fn a_real_lay_off_state_is_viewed_and_stepped() {
     let v = variant("standard", &[]);
     let s = lay_off_state(&v);
-    check(&v, &s).unwrap();
-    assert!(view(&v.ruleset, &s, 0).is_some());
-    assert_eq!(legal_actions(&v.ruleset, &s).len(), 2);
+    let game = game(&v, &s);
+    assert!(game.view(0).is_some());
+    assert_eq!(game.legal_actions().len(), 2);
 }
 
 // Issue 10, item 9: impossible plain states that were accepted, each from a real state changed in
@@ -233,13 +243,14 @@ fn the_real_states_of_these_checks_are_accepted() {
         check(&v, &s).unwrap();
     }
     let four = variant("four-player", &[]);
-    let s = new_game(
+    let s = Game::deal(
         &four.ruleset,
         four.hooks.as_ref(),
         NewGame::seeded(four.reference.clone(), 5),
     )
     .unwrap()
-    .state;
+    .game
+    .into_state();
     check(&four, &s).unwrap();
 }
 
@@ -388,13 +399,14 @@ fn a_later_deal_is_the_seeded_one() {
 #[test]
 fn a_four_player_state_keeps_its_tables_and_teams() {
     let v = variant("four-player", &[]);
-    let s = new_game(
+    let s = Game::deal(
         &v.ruleset,
         v.hooks.as_ref(),
         NewGame::seeded(v.reference.clone(), 5),
     )
     .unwrap()
-    .state;
+    .game
+    .into_state();
     let mut dropped = s.clone();
     dropped.tables.pop();
     refused(
@@ -474,30 +486,16 @@ fn numbers_near_their_limits_are_refused_and_never_wrap() {
     let mut s = second_deal(&v);
     record_of(&mut s).games[0].points[1] = i64::MAX - 1;
     refused(&v, &s, "points from 1 hands won");
-    // Stepping such a state anyway (the engine alone, without validation) is an error, not a
-    // wrap or a panic.
+    // Such states are refused before any play: a `Game` is only made from a checked state.
     let mut s = lay_off_state(&v);
     record_of(&mut s).games[0].points[1] = i64::MAX - 1;
-    let a = Action::new(0, ActionKind::LayOff { cards: vec![] });
-    assert!(matches!(
-        step(&v.ruleset, v.hooks.as_ref(), &s, &a),
-        Err(StepError::Overflow(_))
-    ));
+    assert!(check(&v, &s).is_err());
     let mut s = lay_off_state(&v);
     record_of(&mut s).games[0].hands_won[1] = u32::MAX;
     refused(&v, &s, "nothing is scored");
-    assert!(matches!(
-        step(&v.ruleset, v.hooks.as_ref(), &s, &a),
-        Err(StepError::Overflow(_))
-    ));
     let mut s = over_state(&v);
     s.deal_number = u32::MAX;
     refused(&v, &s, "too early");
-    let next = Action::new(0, ActionKind::NextHand);
-    assert!(matches!(
-        step(&v.ruleset, v.hooks.as_ref(), &s, &next),
-        Err(StepError::Overflow(_))
-    ));
 }
 
 #[actix_web::test]

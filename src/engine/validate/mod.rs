@@ -27,6 +27,8 @@ use crate::ruleset::Ruleset;
 
 use super::state::{STATE_VERSION, State};
 
+pub(crate) use table::check_bots;
+
 /// A state that cannot be played, with every problem found.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the game state is not valid: {}", .problems.join("; "))]
@@ -35,7 +37,11 @@ pub struct InvalidState {
 }
 
 /// Checks everything a state must satisfy under `rules` and `hooks`, listing the problems found.
-pub fn validate(rules: &Ruleset, hooks: &dyn Hooks, state: &State) -> Result<(), InvalidState> {
+pub(crate) fn validate(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    state: &State,
+) -> Result<(), InvalidState> {
     let mut p = Vec::new();
     if state.version != STATE_VERSION {
         p.push(format!(

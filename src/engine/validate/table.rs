@@ -1,9 +1,12 @@
 //! One table on its own: seats, every card once, hand sizes, the piles and the phase as play
 //! leaves them.
 
+use std::collections::BTreeMap;
+
 use crate::cards::CardSet;
 use crate::game_types::{Outcome, TableSeating};
 use crate::hooks::check_seating;
+use crate::level::Level;
 use crate::melds;
 use crate::role::Role;
 use crate::ruleset::{Ruleset, Seat, StockEnd};
@@ -37,17 +40,17 @@ pub(super) fn check_seats(rules: &Ruleset, state: &State, p: &mut Vec<String>) {
     if let Err(e) = check_seating(&seatings, seats) {
         p.push(format!("the tables are wrong: {e}"));
     }
-    check_bots(state, seats, p);
+    check_bots(&state.bots, seats, p);
 }
 
 /// Bots play seats of the game, and leave at least one seat to a human.
-fn check_bots(state: &State, seats: Seat, p: &mut Vec<String>) {
-    if let Some((&seat, _)) = state.bots.iter().find(|&(&s, _)| s >= seats) {
+pub(crate) fn check_bots(bots: &BTreeMap<Seat, Level>, seats: Seat, p: &mut Vec<String>) {
+    if let Some((&seat, _)) = bots.iter().find(|&(&s, _)| s >= seats) {
         p.push(format!(
             "bots: seat {seat} is not a seat of this game (seats 0 to {})",
             seats.saturating_sub(1)
         ));
-    } else if !state.bots.is_empty() && state.bots.len() >= usize::from(seats) {
+    } else if !bots.is_empty() && bots.len() >= usize::from(seats) {
         p.push("bots: every seat is a bot's, and a game needs a human seat".into());
     }
 }

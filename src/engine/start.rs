@@ -1,0 +1,87 @@
+//! Dealing the first hand of a new game.
+
+use std::sync::Arc;
+
+use crate::cards::Card;
+use crate::hooks::{HookError, Hooks, LayoutInfo};
+use crate::ruleset::{Ruleset, RulesetRef, Seat, Target};
+
+use super::deal::{check_deck, cut_for_dealer, deal_all, seating};
+use super::error::DealError;
+use super::event::Event;
+use super::identity::{GameId, GameRef};
+use super::state::{MatchRecord, STATE_VERSION, State};
+
+/// What a new game is dealt from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGame {
+    pub ruleset: RulesetRef,
+    pub seed: u64,
+    /// `None`: drawn from the seed (a server that needs games of one seed apart gives its own).
+    pub id: Option<GameId>,
+    /// `None`: the ruleset's default target.
+    pub target: Option<Target>,
+    /// `None`: cut for the first dealer from the seed.
+    pub dealer: Option<Seat>,
+    /// Explicit decks for the first deal, one per table, top card first; empty: shuffle.
+    pub decks: Vec<Vec<Card>>,
+}
+
+impl NewGame {
+    pub fn seeded(ruleset: RulesetRef, seed: u64) -> NewGame {
+        NewGame {
+            ruleset,
+            seed,
+            id: None,
+            target: None,
+            dealer: None,
+            decks: Vec::new(),
+        }
+    }
+}
+
+/// Deals the first hand of a new game: its state and what the deal did.
+pub(crate) fn deal_first(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    game: NewGame,
+) -> Result<(State, Vec<Event>), DealError> {
+    let seats = rules.seats;
+    let dealer = match game.dealer {
+        Some(d) if d >= seats => return Err(DealError::NoSuchSeat { seat: d, seats }),
+        Some(d) => d,
+        None => cut_for_dealer(game.seed, seats),
+    };
+    let target = game.target.unwrap_or(rules.match_rules.default_target);
+    let layout = hooks.match_layout(&LayoutInfo { seats, target })?;
+    layout.check(seats).map_err(|message| HookError {
+        hook: "match_layout".into(),
+        message,
+    })?;
+    if !game.decks.is_empty() {
+        let tables = seating(rules, hooks, &layout, dealer, 0)?.len();
+        if game.decks.len() != tables {
+            return Err(DealError::WrongDeckCount {
+                needed: tables,
+                given: game.decks.len(),
+            });
+        }
+        for deck in &game.decks {
+            check_deck(deck)?;
+        }
+    }
+    let mut state = State {
+        version: STATE_VERSION,
+        game: GameRef::new(game.id.unwrap_or_else(|| GameId::from_seed(game.seed))),
+        ruleset: Arc::new(game.ruleset),
+        seed: game.seed,
+        target,
+        deal_number: 0,
+        record: Arc::new(MatchRecord::new(layout)),
+        tables: Vec::new(),
+        winners: None,
+        bots: Default::default(),
+    };
+    let events = deal_all(rules, hooks, &mut state, dealer, &game.decks)?;
+    Ok((state, events))
+}
