@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, CardSet};
-use crate::melds::{analyze_discards, best_arrangement, meld_cards};
+use crate::melds::{analyze_discards, best_arrangement, meld_lists};
 use crate::ruleset::MeldRules;
 
 /// A hand of 10 cards, or of 11 after drawing.
@@ -72,11 +72,7 @@ impl HandAnalysis {
         let deadwood = arrangement.deadwood;
         Ok(HandAnalysis {
             deadwood,
-            melds: arrangement
-                .melds
-                .iter()
-                .map(|&m| meld_cards(rules, m))
-                .collect(),
+            melds: meld_lists(rules, &arrangement.melds),
             unmelded: arrangement.unmelded.to_vec(),
             gin: deadwood == 0,
             big_gin,

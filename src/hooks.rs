@@ -19,6 +19,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
+pub use crate::game_types::{
+    GameScore, MAX_GAMES, MatchLayout, Outcome as HandOutcome, ScoreEntry, TableSeating,
+};
 use crate::ruleset::{NextDealer, Seat, Target};
 
 /// What a hook may read when a hand is dealt.
@@ -88,91 +91,6 @@ pub trait Hooks: Send + Sync {
     }
 }
 
-/// How a hand at one table ended, as hooks see it: the engine's own outcome.
-pub use crate::engine::Outcome as HandOutcome;
-
-/// Who plays at one table for a deal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct TableSeating {
-    /// Who deals this table. In two-handed play this is `players[1]`; in the three-player form the
-    /// dealer deals to the other two and sits the hand out.
-    pub dealer: Seat,
-    /// `[first to act, dealer's role]`: `players[0]` is offered the upcard first and gets the
-    /// first card dealt; `players[1]` plays the dealer's role.
-    pub players: [Seat; 2],
-}
-
-/// Who scores together and how many games are scored at once, fixed for a whole match.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct MatchLayout {
-    /// One entry per side (a player, or a team), listing its seats. Every seat is on exactly one
-    /// side. Plain play: `[[0], [1], ...]`, one side per seat.
-    #[schema(value_type = Vec<Vec<u8>>)]
-    pub sides: Vec<Vec<Seat>>,
-    /// Games (score columns) played at once: 1, or 3 for Hollywood scoring.
-    pub games: u8,
-}
-
-/// The most games (columns) a match may score at once.
-pub const MAX_GAMES: u8 = 8;
-
-impl MatchLayout {
-    /// One side per seat, one game.
-    pub fn individual(seats: u8) -> MatchLayout {
-        MatchLayout {
-            sides: (0..seats).map(|s| vec![s]).collect(),
-            games: 1,
-        }
-    }
-
-    /// The side a seat belongs to.
-    pub fn side_of(&self, seat: Seat) -> Option<usize> {
-        side_of(&self.sides, seat)
-    }
-
-    /// Checks the layout for `seats` players: every seat on exactly one side, 1..=8 games.
-    pub fn check(&self, seats: u8) -> Result<(), String> {
-        if self.games == 0 || self.games > MAX_GAMES {
-            return Err(format!(
-                "games must be 1 to {MAX_GAMES}, not {}",
-                self.games
-            ));
-        }
-        let mut seen = vec![false; usize::from(seats)];
-        for side in &self.sides {
-            if side.is_empty() {
-                return Err("a side has no seats".into());
-            }
-            for &s in side {
-                match seen.get_mut(usize::from(s)) {
-                    None => return Err(format!("seat {s} does not exist ({seats} seats)")),
-                    Some(true) => return Err(format!("seat {s} is on two sides")),
-                    Some(x) => *x = true,
-                }
-            }
-        }
-        match seen.iter().position(|&x| !x) {
-            Some(s) => Err(format!("seat {s} is on no side")),
-            None => Ok(()),
-        }
-    }
-}
-
-fn side_of(sides: &[Vec<Seat>], seat: Seat) -> Option<usize> {
-    sides.iter().position(|side| side.contains(&seat))
-}
-
-/// One game of a match (a Hollywood column; the whole match in plain scoring), per side.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct GameScore {
-    /// Points toward the target, per side (bonuses not included).
-    pub points: Vec<i64>,
-    /// Hands won in this game, per side (the boxes of the classic bonuses).
-    pub hands_won: Vec<u32>,
-    /// A side reached the target in this game: it takes no more points.
-    pub closed: bool,
-}
-
 /// The result of the hand at one table, as hooks see it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableResult {
@@ -215,17 +133,6 @@ pub struct RecordInfo<'a> {
     pub games: &'a [GameScore],
     /// One result per table of the deal.
     pub results: &'a [TableResult],
-}
-
-/// One entry of a deal into the match: `points` for `side` in game `game`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct ScoreEntry {
-    /// The game (a Hollywood column, else 0) the points go to; it must be open.
-    pub game: u8,
-    /// The side (a seat, or a team: an index into the match layout's `sides`) that scores.
-    pub side: u8,
-    /// The points the side scores in that game.
-    pub points: u32,
 }
 
 /// What the `next_dealer` hook reads once every table of a deal is over.
@@ -325,7 +232,7 @@ pub fn default_entries(info: &RecordInfo) -> Vec<ScoreEntry> {
     info.results
         .iter()
         .filter_map(|r| {
-            let side = side_of(&info.layout.sides, r.winner?)?;
+            let side = info.layout.side_of(r.winner?)?;
             Some(ScoreEntry {
                 game: game as u8,
                 side: side as u8,

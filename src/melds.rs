@@ -195,6 +195,11 @@ pub fn is_meld(rules: &MeldRules, cards: CardSet) -> bool {
         && is_run_lane(Shape::of(rules), lane)
 }
 
+/// Melds as a player reads them, each with its cards in play order.
+pub fn meld_lists(rules: &MeldRules, melds: &[CardSet]) -> Vec<Vec<Card>> {
+    melds.iter().map(|&m| meld_cards(rules, m)).collect()
+}
+
 /// The cards of a meld in play order (runs low to high, Q-K-A with the ace last, K-A-2 round the corner).
 pub fn meld_cards(rules: &MeldRules, meld: CardSet) -> Vec<Card> {
     let bits = meld.0 & CardSet::FULL.0;

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
+use crate::melds::LayOff;
 use crate::ruleset::Seat;
 
 /// An action of one seat: `type` says which, with its fields.
@@ -173,6 +174,15 @@ impl Action {
             ActionKind::Gin { .. } => "gin",
             ActionKind::LayOff { .. } => "lay_off",
             ActionKind::NextHand => "next_hand",
+        }
+    }
+}
+
+impl From<LayOff> for LayOffCard {
+    fn from(l: LayOff) -> LayOffCard {
+        LayOffCard {
+            card: l.card,
+            onto: Some(l.onto),
         }
     }
 }

@@ -4,9 +4,9 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 use crate::cards::{Card, CardSet};
-use crate::hooks::{
-    DealInfo, HookError, Hooks, MatchLayout, SeatingInfo, TableSeating, check_seating,
-};
+use crate::game_types::{MatchLayout, TableSeating};
+use crate::hooks::{DealInfo, HookError, Hooks, SeatingInfo, check_seating};
+use crate::role::{ByRole, Role};
 use crate::ruleset::{Ruleset, Seat};
 
 use super::error::{DealError, Overflow};
@@ -149,7 +149,7 @@ pub(crate) fn deal_table(
     state: &State,
     table_index: u8,
     dealer: Seat,
-    seats: [Seat; 2],
+    seats: ByRole<Seat>,
     deck: &[Card],
 ) -> Result<(Table, Event), DealError> {
     let n = usize::from(rules.hand_size);
@@ -159,9 +159,9 @@ pub(crate) fn deal_table(
             2 * n
         )));
     }
-    let mut hands = [CardSet::EMPTY; 2];
-    for (i, &c) in deck.iter().take(2 * n).enumerate() {
-        hands[i % 2].insert(c);
+    let mut hands = ByRole::<CardSet>::default();
+    for (&c, role) in deck.iter().take(2 * n).zip(Role::ALL.into_iter().cycle()) {
+        hands[role].insert(c);
     }
     let upcard = deck[2 * n];
     let mut stock = Pile::new();
@@ -204,12 +204,12 @@ pub(crate) fn deal_table(
     }
     let phase = if rules.upcard_offer {
         Phase::UpcardOffer {
-            seat: seats[0],
+            seat: seats[Role::First],
             passes: 0,
         }
     } else {
         Phase::Draw {
-            seat: seats[0],
+            seat: seats[Role::First],
             stock_only: false,
         }
     };
@@ -217,7 +217,7 @@ pub(crate) fn deal_table(
         table: table_index,
         deal: state.deal_number,
         dealer,
-        seats,
+        seats: seats.into_array(),
         upcard,
         knock_limit,
         multiplier,
@@ -226,7 +226,7 @@ pub(crate) fn deal_table(
         dealer,
         seats,
         hands,
-        taken: [CardSet::EMPTY; 2],
+        taken: ByRole::default(),
         stock,
         discard,
         upcard,
@@ -256,7 +256,7 @@ pub(crate) fn deal_all(
         state.deal_number,
     )?;
     for (t, seat) in seated.into_iter().enumerate() {
-        let (table_dealer, seats) = (seat.dealer, seat.players);
+        let (table_dealer, seats) = (seat.dealer, ByRole::from(seat.players));
         let t = t as u8;
         let deck = match decks.get(usize::from(t)) {
             Some(d) => d.clone(),

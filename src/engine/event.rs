@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
-use crate::hooks::ScoreEntry;
+use crate::game_types::ScoreEntry;
 use crate::melds::LayOff;
 use crate::ruleset::Seat;
 

@@ -2,11 +2,11 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::melds;
-use crate::ruleset::{Ruleset, Seat, StockEnd};
+use crate::ruleset::{Ruleset, Seat};
 
 use super::action::{Action, ActionKind, LayOffCard, Source};
+use super::rule;
 use super::state::{Phase, State, Table};
-use super::step::{best_lay_off_action, can_go_out_with};
 
 pub fn legal_actions(rules: &Ruleset, state: &State) -> Vec<Action> {
     let mut out = Vec::with_capacity(16);
@@ -45,10 +45,7 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
             push(out, ActionKind::Pass);
         }
         Phase::Draw { stock_only, .. } => {
-            let reserve = usize::from(rules.stock_reserve);
-            let can_reshuffle = rules.stock_end == StockEnd::Reshuffle
-                && table.stock.len() + table.discard.len().saturating_sub(1) > reserve;
-            let stock = table.stock.len() > reserve || can_reshuffle;
+            let stock = rule::may_draw_stock(rules, table);
             let discard = !stock_only && !table.discard.is_empty();
             let sources: &[Source] = match (stock, discard) {
                 (true, true) => &[Source::Stock, Source::Discard],
@@ -60,7 +57,7 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
         }
         Phase::LastDiscard { .. } => {
             if let Some(card) = table.discard.top()
-                && can_go_out_with(rules, table.knock_limit, table.hands[r], card)
+                && rule::can_go_out_with(rules, table.knock_limit, table.hands[r], card)
             {
                 push(
                     out,
@@ -75,14 +72,9 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
             taken, must_go_out, ..
         } => {
             let hand = table.hands[r];
-            let limit = table.knock_limit.map_or(0, u32::from);
+            let limit = rule::deadwood_allowed(table.knock_limit);
             let out_with = melds::going_out(&rules.melds, hand, limit);
-            let mut discardable = hand;
-            if let Some(card) = taken
-                && !rules.discard_taken_card
-            {
-                discardable.remove(*card);
-            }
+            let discardable = rule::discardable(rules, hand, *taken);
             let knocks = match table.knock_limit {
                 Some(_) => out_with.within.intersect(discardable),
                 None => CardSet::EMPTY,
@@ -100,7 +92,7 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
                 discard: Some(card),
                 melds: None,
             });
-            if out_with.big_gin && rules.big_gin_bonus.is_some() {
+            if out_with.big_gin && rule::plays_big_gin(rules) {
                 push(
                     out,
                     ActionKind::Gin {
@@ -112,7 +104,7 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
         }
         Phase::LayOff { knock, .. } => {
             push(out, ActionKind::LayOff { cards: Vec::new() });
-            let best = best_lay_off_action(rules, table, knock);
+            let best = rule::best_lay_off(rules, table, knock);
             if !best.is_empty() {
                 push(
                     out,

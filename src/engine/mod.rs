@@ -10,12 +10,14 @@ mod game;
 mod identity;
 mod legal;
 mod pile;
+mod rule;
 mod score;
 mod state;
 mod step;
 mod validate;
 mod view;
 
+pub use crate::game_types::Outcome;
 pub use action::{Action, ActionKind, LayOffCard, Source};
 pub use deal::{check_deck, cut_for_dealer, seating, shuffled_deck};
 pub use error::{DealError, IllegalAction, Overflow, StepError};
@@ -25,7 +27,7 @@ pub use identity::{BadGameId, GameId, GameRef};
 pub use legal::{legal_actions, legal_actions_into};
 pub use pile::Pile;
 pub use state::{
-    GameBonus, HandResult, Knock, MatchRecord, Outcome, Phase, STATE_VERSION, Scores, State, Table,
+    GameBonus, HandResult, Knock, MatchRecord, Phase, STATE_VERSION, Scores, State, Table,
 };
 pub use step::{Stepped, apply, step};
 pub use validate::{InvalidState, validate};

@@ -2,18 +2,16 @@
 
 use std::sync::Arc;
 
-use crate::hooks::{
-    DealerInfo, GameScore, HookError, Hooks, RecordInfo, ScoreEntry, TableResult, TableSeating,
-    check_entries,
-};
-use crate::melds::{Arrangement, LayOff};
+use crate::game_types::{GameScore, Outcome, ScoreEntry, TableSeating};
+use crate::hooks::{DealerInfo, HookError, Hooks, RecordInfo, TableResult, check_entries};
+use crate::melds::{Arrangement, LayOff, meld_lists};
+use crate::role::Role;
 use crate::ruleset::{Ruleset, Seat, Target};
 
 use super::error::{Overflow, StepError, add_i64, mul_i64};
 use super::event::Event;
 use super::identity::GameRef;
-use super::state::{GameBonus, HandResult, Knock, MatchRecord, Outcome, Phase, State, Table};
-use super::step::show;
+use super::state::{GameBonus, HandResult, Knock, MatchRecord, Phase, State, Table};
 
 /// Scores a hand that went out. `knocker` is the knocker's role at the table.
 #[allow(clippy::too_many_arguments)]
@@ -22,13 +20,13 @@ pub(crate) fn hand_result(
     game: GameRef,
     table: &Table,
     table_index: u8,
-    knocker: usize,
+    knocker: Role,
     knock: &Knock,
     defender: &Arrangement,
     laid_off: Vec<LayOff>,
 ) -> Result<HandResult, Overflow> {
     let seats = usize::from(rules.seats);
-    let (k_seat, d_seat) = (table.seats[knocker], table.seats[1 - knocker]);
+    let (k_seat, d_seat) = (table.seats[knocker], table.seats[knocker.other()]);
     let (kd, dd) = (knock.deadwood, defender.deadwood);
     let (outcome, winner, base) = match knock.outcome {
         Outcome::Gin => (
@@ -59,8 +57,8 @@ pub(crate) fn hand_result(
     deadwood[usize::from(k_seat)] = kd;
     deadwood[usize::from(d_seat)] = dd;
     let mut shown = vec![Vec::new(); seats];
-    shown[usize::from(k_seat)] = show(rules, &knock.melds);
-    shown[usize::from(d_seat)] = show(rules, &defender.melds);
+    shown[usize::from(k_seat)] = meld_lists(&rules.melds, &knock.melds);
+    shown[usize::from(d_seat)] = meld_lists(&rules.melds, &defender.melds);
     Ok(HandResult {
         game,
         table: table_index,
@@ -99,7 +97,7 @@ pub(crate) fn table_results(tables: &[Table]) -> Vec<TableResult> {
                 table: result.table,
                 seating: TableSeating {
                     dealer: t.dealer,
-                    players: t.seats,
+                    players: t.seats.into_array(),
                 },
                 outcome: result.outcome,
                 winner: result.winner,

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::bot::Level;
 use crate::cards::{Card, CardSet};
-use crate::hooks::{GameScore, MatchLayout};
+use crate::game_types::{GameScore, MatchLayout, Outcome};
 use crate::melds::LayOff;
+use crate::role::{ByRole, Role};
 use crate::ruleset::{RulesetRef, Seat, Target};
 
 use super::identity::GameRef;
@@ -58,11 +59,13 @@ pub struct Table {
     pub dealer: Seat,
     /// The two players: `[first to act, dealer's role]`.
     #[schema(value_type = [u8; 2])]
-    pub seats: [Seat; 2],
+    pub seats: ByRole<Seat>,
     /// Each player's cards, by role.
-    pub hands: [CardSet; 2],
+    #[schema(value_type = [CardSet; 2])]
+    pub hands: ByRole<CardSet>,
     /// Cards each player took from the discard pile and still holds (everyone saw them).
-    pub taken: [CardSet; 2],
+    #[schema(value_type = [CardSet; 2])]
+    pub taken: ByRole<CardSet>,
     /// The stock, top card (the next drawn) first.
     pub stock: Pile,
     /// The discard pile, bottom first.
@@ -81,14 +84,15 @@ pub struct Table {
 }
 
 impl Table {
-    /// The role (0 = first to act, 1 = dealer's role) of a seat at this table.
-    pub fn role(&self, seat: Seat) -> Option<usize> {
-        self.seats.iter().position(|&s| s == seat)
+    /// The role of a seat at this table.
+    pub fn role(&self, seat: Seat) -> Option<Role> {
+        self.seats.find(|&s| s == seat)
     }
 
+    /// Every card at the table: both hands and the piles.
     pub fn all_cards(&self) -> CardSet {
-        self.hands[0]
-            .union(self.hands[1])
+        self.hands[Role::First]
+            .union(self.hands[Role::Dealer])
             .union(self.stock.to_set())
             .union(self.discard.to_set())
     }
@@ -172,30 +176,6 @@ pub struct Knock {
     pub deadwood: u32,
     /// `knock` or `gin` (before any undercut is known).
     pub outcome: Outcome,
-}
-
-/// How a hand ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    Gin,
-    BigGin,
-    Knock,
-    Undercut,
-    Dead,
-}
-
-impl Outcome {
-    /// The word a script sees: `"gin"`, `"big_gin"`, `"knock"`, `"undercut"`, `"dead"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Gin => "gin",
-            Outcome::BigGin => "big_gin",
-            Outcome::Knock => "knock",
-            Outcome::Undercut => "undercut",
-            Outcome::Dead => "dead",
-        }
-    }
 }
 
 /// The result of one hand at one table.

@@ -1,17 +1,20 @@
 //! `step`: one action applied to a state, as a pure function.
 
 use crate::cards::{Card, CardSet};
+use crate::game_types::Outcome;
 use crate::hooks::Hooks;
-use crate::melds::{self, Arrangement, LayOff};
-use crate::ruleset::{Ruleset, Seat, StockEnd};
+use crate::melds::{self, Arrangement, meld_lists};
+use crate::role::Role;
+use crate::ruleset::{Ruleset, Seat};
 
-use super::action::{Action, ActionKind, LayOffCard, Source};
+use super::action::{Action, ActionKind, Source};
 use super::deal;
 use super::error::{IllegalAction, Overflow, StepError};
 use super::event::Event;
 use super::identity::GameRef;
+use super::rule::{self, AfterDiscard};
 use super::score;
-use super::state::{HandResult, Knock, Outcome, Phase, State, Table};
+use super::state::{HandResult, Knock, Phase, State, Table};
 
 /// The state after a step and what the step did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -186,7 +189,7 @@ fn play(
     let rules = ctx.rules;
     let t = ctx.table_index;
     let r = table.role(seat).ok_or(IllegalAction::SittingOut(seat))?;
-    let other = table.seats[1 - r];
+    let other = table.seats[r.other()];
     match (table.phase.clone(), kind) {
         (Phase::UpcardOffer { .. }, ActionKind::TakeUpcard) => {
             let card = table.discard.pop().ok_or(IllegalAction::DiscardPileEmpty)?;
@@ -212,7 +215,7 @@ fn play(
                 }
             } else {
                 Phase::Draw {
-                    seat: table.seats[0],
+                    seat: table.seats[Role::First],
                     stock_only: true,
                 }
             };
@@ -222,18 +225,15 @@ fn play(
         (Phase::Draw { stock_only, .. }, ActionKind::Draw { from }) => {
             let card = match from {
                 Source::Stock => {
-                    let reserve = usize::from(rules.stock_reserve);
-                    if table.stock.len() <= reserve && rules.stock_end == StockEnd::Reshuffle {
+                    let exhausted = IllegalAction::StockExhausted(usize::from(rules.stock_reserve));
+                    if !rule::may_draw_stock(rules, table) {
+                        return Err(exhausted.into());
+                    }
+                    if rule::reshuffles_before_draw(rules, table) {
                         let cards = deal::reshuffle(ctx.seed, ctx.deal, t, table)?;
                         events.push(Event::Reshuffled { table: t, cards });
                     }
-                    if table.stock.len() <= reserve {
-                        return Err(IllegalAction::StockExhausted(reserve).into());
-                    }
-                    table
-                        .stock
-                        .pop()
-                        .ok_or(IllegalAction::StockExhausted(reserve))?
+                    table.stock.pop().ok_or(exhausted)?
                 }
                 Source::Discard => {
                     if stock_only {
@@ -273,7 +273,7 @@ fn play(
             },
         ) => {
             let card = table.discard.top().ok_or(IllegalAction::DiscardPileEmpty)?;
-            if !can_go_out_with(rules, table.knock_limit, table.hands[r], card) {
+            if !rule::can_go_out_with(rules, table.knock_limit, table.hands[r], card) {
                 return Err(IllegalAction::LastDiscardOnly.into());
             }
             table.discard.pop();
@@ -323,14 +323,13 @@ fn play(
                 seat,
                 card: *card,
             });
-            let at_reserve = table.stock.len() <= usize::from(rules.stock_reserve);
-            table.phase = match rules.stock_end {
-                StockEnd::DeadHand if at_reserve => {
+            table.phase = match rule::after_discard(rules, table) {
+                AfterDiscard::Dead => {
                     end_dead(ctx, table, events);
                     return Ok(());
                 }
-                StockEnd::LastDiscardToGoOut if at_reserve => Phase::LastDiscard { seat: other },
-                _ => Phase::Draw {
+                AfterDiscard::LastDiscard => Phase::LastDiscard { seat: other },
+                AfterDiscard::Draw => Phase::Draw {
                     seat: other,
                     stock_only: false,
                 },
@@ -374,7 +373,7 @@ fn play(
                 )?;
             }
             None => {
-                if rules.big_gin_bonus.is_none() {
+                if !rule::plays_big_gin(rules) {
                     return Err(IllegalAction::NoBigGin.into());
                 }
                 let arrangement = arrange(rules, table.hands[r], melds.as_deref())?;
@@ -404,16 +403,15 @@ fn play(
                 table: t,
                 seat,
                 cards: plan.lay_offs.clone(),
-                melds: show(rules, &plan.own.melds),
+                melds: meld_lists(&rules.melds, &plan.own.melds),
                 deadwood: plan.own.deadwood,
             });
-            let knocker_role = 1 - r;
             let result = score::hand_result(
                 rules,
                 ctx.game,
                 table,
                 t,
-                knocker_role,
+                r.other(),
                 &knock,
                 &plan.own,
                 plan.lay_offs,
@@ -447,42 +445,16 @@ fn check_discard(
     if !hand.contains(card) {
         return Err(IllegalAction::NotInHand(card));
     }
-    if taken == Some(card) && !rules.discard_taken_card {
+    if !rule::discardable(rules, hand, taken).contains(card) {
         return Err(IllegalAction::TakenCard(card));
     }
     Ok(())
 }
 
-/// Whether a player holding `hand` could take `card` and go out at once.
-pub(crate) fn can_go_out_with(
-    rules: &Ruleset,
-    knock_limit: Option<u8>,
-    hand: CardSet,
-    card: Card,
-) -> bool {
-    let limit = knock_limit.map_or(0, u32::from);
-    let out = melds::going_out(&rules.melds, hand.with(card), limit);
-    if out.big_gin && rules.big_gin_bonus.is_some() {
-        return true;
-    }
-    let mut within = out.within;
-    if !rules.discard_taken_card {
-        within.remove(card);
-    }
-    !within.is_empty()
-}
-
-pub(crate) fn show(rules: &Ruleset, melds: &[CardSet]) -> Vec<Vec<Card>> {
-    melds
-        .iter()
-        .map(|&m| melds::meld_cards(&rules.melds, m))
-        .collect()
-}
-
 fn go_out(
     ctx: &TableCtx,
     table: &mut Table,
-    r: usize,
+    r: Role,
     discard: Option<Card>,
     arrangement: Arrangement,
     outcome: Outcome,
@@ -496,7 +468,7 @@ fn go_out(
         table.taken[r].remove(card);
         table.discard.push(card);
     }
-    let shown = show(rules, &arrangement.melds);
+    let shown = meld_lists(&rules.melds, &arrangement.melds);
     events.push(match (outcome, discard) {
         (Outcome::Knock, Some(discard)) => Event::Knocked {
             table: t,
@@ -519,14 +491,13 @@ fn go_out(
         deadwood: arrangement.deadwood,
         outcome,
     };
-    let lays_off = rules.lay_offs && (outcome == Outcome::Knock || rules.lay_off_after_gin);
-    if lays_off {
+    if rule::lays_off(rules, outcome) {
         table.phase = Phase::LayOff {
-            seat: table.seats[1 - r],
+            seat: table.seats[r.other()],
             knock,
         };
     } else {
-        let own = melds::best_arrangement(&rules.melds, table.hands[1 - r]);
+        let own = melds::best_arrangement(&rules.melds, table.hands[r.other()]);
         let result = score::hand_result(rules, ctx.game, table, t, r, &knock, &own, Vec::new())?;
         end_hand(table, result, events);
     }
@@ -543,21 +514,4 @@ fn end_hand(table: &mut Table, result: HandResult, events: &mut Vec<Event>) {
     table.phase = Phase::Over {
         result: Box::new(result),
     };
-}
-
-/// The lay-off the defender is offered as the best one.
-pub(crate) fn best_lay_off_action(rules: &Ruleset, table: &Table, knock: &Knock) -> Vec<LayOff> {
-    let Some(r) = table.role(knock.knocker).map(|k| 1 - k) else {
-        return Vec::new();
-    };
-    melds::best_lay_off(&rules.melds, &knock.melds, table.hands[r]).lay_offs
-}
-
-impl From<LayOff> for LayOffCard {
-    fn from(l: LayOff) -> LayOffCard {
-        LayOffCard {
-            card: l.card,
-            onto: Some(l.onto),
-        }
-    }
 }

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use crate::cards::Card;
 use crate::melds;
+use crate::role::Role;
 use crate::ruleset::{Ruleset, Seat};
 
 use super::action::Action;
@@ -162,11 +163,7 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
     let knock = match &table.phase {
         Phase::LayOff { knock, .. } => Some(KnockView {
             knocker: knock.knocker,
-            melds: knock
-                .melds
-                .iter()
-                .map(|&m| melds::meld_cards(&rules.melds, m))
-                .collect(),
+            melds: melds::meld_lists(&rules.melds, &knock.melds),
             deadwood: knock.deadwood,
         }),
         _ => None,
@@ -191,7 +188,8 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
         stock_count: table.stock.len(),
         knock_limit: table.knock_limit,
         multiplier: table.multiplier,
-        players: (0..2)
+        players: Role::ALL
+            .into_iter()
             .filter(|&r| Some(r) != role)
             .map(|r| PlayerView {
                 seat: table.seats[r],

@@ -8,6 +8,7 @@ use gin_rules::bot::{self, Level};
 use gin_rules::cards::{Card, CardSet};
 use gin_rules::cli::play::{level_of, simulate_levels};
 use gin_rules::engine::{NewGame, Phase, State, legal_actions, new_game, step, view};
+use gin_rules::role::Role;
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::Target;
 use rand::RngExt;
@@ -66,8 +67,11 @@ fn shuffle_unseen(state: &State, seat: u8, r: &mut impl rand::Rng) -> State {
             _ => CardSet::EMPTY,
         };
         let mine = table.role(seat);
-        let hidden: Vec<usize> = (0..2).filter(|&role| Some(role) != mine).collect();
-        let fixed = |role: usize| table.taken[role].union(shown).intersect(table.hands[role]);
+        let hidden: Vec<Role> = Role::ALL
+            .into_iter()
+            .filter(|&role| Some(role) != mine)
+            .collect();
+        let fixed = |role: Role| table.taken[role].union(shown).intersect(table.hands[role]);
         let mut pool: Vec<Card> = table.stock.as_slice().to_vec();
         for &role in &hidden {
             pool.extend(table.hands[role].minus(fixed(role)).iter());

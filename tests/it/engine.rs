@@ -7,6 +7,7 @@ use gin_rules::engine::{
     apply, legal_actions, new_game, step, validate,
 };
 use gin_rules::hooks::NoHooks;
+use gin_rules::role::Role;
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
 
 fn cards(s: &str) -> Vec<Card> {
@@ -131,8 +132,8 @@ fn deal_order_follows_the_api() {
     let state = start(d.clone());
     let t = &state.tables[0];
     assert_eq!(t.seats, [1, 0]);
-    assert_eq!(t.hands[0], set(KNOCKER));
-    assert_eq!(t.hands[1], set(JUNK));
+    assert_eq!(t.hands[Role::First], set(KNOCKER));
+    assert_eq!(t.hands[Role::Dealer], set(JUNK));
     assert_eq!(t.discard.as_slice(), &[card("5C")]);
     assert_eq!(t.stock.len(), 31);
     assert_eq!(t.stock.top(), Some(card("5H")));

@@ -10,6 +10,7 @@ use gin_rules::engine::{
 use gin_rules::hooks::{
     GameScore, HandOutcome, MatchLayout, RecordInfo, ScoreEntry, TableResult, TableSeating,
 };
+use gin_rules::role::Role;
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::Target;
 
@@ -159,7 +160,7 @@ fn three_players_rotate_the_deal_and_the_dealer_sits_out() {
     let v = variant("three-player", &[]);
     let s = start(&v, 3, Target::Points(100), Some(0));
     let t = &s.tables[0];
-    assert_eq!((t.dealer, t.seats), (0, [1, 2]));
+    assert_eq!((t.dealer, t.seats.into_array()), (0, [1, 2]));
     assert!(legal_actions(&v.ruleset, &s).iter().all(|a| a.seat == 1));
     let out = view(&v.ruleset, &s, 0).unwrap();
     assert!(out.sitting_out && out.hand.is_empty() && out.legal_actions.is_empty());
@@ -262,7 +263,7 @@ fn partnership_tables_play_at_once_and_opponents_alternate() {
     assert_eq!(s.tables[1].seats, [3, 2]);
     assert_eq!(s.to_act(), vec![1, 3]);
     // Each table is dealt its own deck: the first card to the first player.
-    assert!(s.tables[1].hands[0].contains(decks[1][0]));
+    assert!(s.tables[1].hands[Role::First].contains(decks[1][0]));
     assert_eq!(s.scores().teams, Some(vec![vec![0, 2], vec![1, 3]]));
     let one = NewGame {
         decks: vec![decks[0].clone()],
@@ -277,7 +278,7 @@ fn partnership_tables_play_at_once_and_opponents_alternate() {
     ));
 
     let (s, events) = play_until(&v, s, |s| s.deal_number >= 1);
-    let pairs: Vec<[u8; 2]> = s.tables.iter().map(|t| t.seats).collect();
+    let pairs: Vec<[u8; 2]> = s.tables.iter().map(|t| t.seats.into_array()).collect();
     let mut sorted: Vec<[u8; 2]> = pairs
         .iter()
         .map(|p| {
@@ -315,7 +316,7 @@ fn tournament_rotates_opponents_round_robin() {
             .tables
             .iter()
             .map(|t| {
-                let mut p = t.seats;
+                let mut p = t.seats.into_array();
                 p.sort();
                 p
             })

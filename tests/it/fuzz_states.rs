@@ -17,6 +17,7 @@ use gin_rules::engine::{
     Source, State, Table, legal_actions, new_game, step, validate, view,
 };
 use gin_rules::melds::LayOff;
+use gin_rules::role::Role;
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::Target;
 use proptest::prelude::*;
@@ -139,13 +140,14 @@ fn cards_of(rng: &mut impl Rng, from: CardSet) -> CardSet {
 /// Where a card lies at a table.
 #[derive(Clone, Copy)]
 enum Place {
-    Hand(usize),
+    Hand(Role),
     Stock(usize),
     Discard(usize),
 }
 
 fn place_of(t: &Table, c: Card) -> Option<Place> {
-    (0..2)
+    Role::ALL
+        .into_iter()
         .find(|&r| t.hands[r].contains(c))
         .map(Place::Hand)
         .or_else(|| {
@@ -193,7 +195,7 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
         1 => {
             // A card moves to another pile or hand.
             let c = card(rng);
-            for r in 0..2 {
+            for r in Role::ALL {
                 t.hands[r].remove(c);
                 t.taken[r].remove(c);
             }
@@ -207,7 +209,7 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
                     t.discard.push(c);
                 }
                 r => {
-                    t.hands[r - 2].insert(c);
+                    t.hands[Role::ALL[r - 2]].insert(c);
                 }
             }
         }
@@ -219,13 +221,16 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
         4 => t.multiplier = edge_u32(rng),
         5 => t.reshuffles = edge_u32(rng),
         6 => t.dealer = seat(rng) % seats.max(1),
-        7 => t.seats.swap(0, 1),
+        7 => t.seats.swap(),
         8 => {
-            let r = rng.random_range(0..2);
+            let r = Role::ALL[rng.random_range(0..2)];
             t.taken[r] = cards_of(rng, t.hands[r]);
         }
         9 => {
-            let (s, passes) = (t.seats[rng.random_range(0..2)], rng.random_range(0..3));
+            let (s, passes) = (
+                t.seats[Role::ALL[rng.random_range(0..2)]],
+                rng.random_range(0..3),
+            );
             t.phase = match rng.random_range(0..5) {
                 0 => Phase::UpcardOffer { seat: s, passes },
                 1 => Phase::Draw {
@@ -239,7 +244,7 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
                 },
                 3 => Phase::LastDiscard { seat: s },
                 _ => {
-                    let k = t.seats.iter().position(|&x| x != s).unwrap_or(0);
+                    let k = t.seats.find(|&x| x != s).unwrap_or(Role::First);
                     let melds = gin_rules::melds::best_arrangement(
                         &gin_rules::ruleset::MeldRules::standard(),
                         t.hands[k],
@@ -271,11 +276,11 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
             }
         }
         12 => {
-            let r = rng.random_range(0..2);
+            let r = Role::ALL[rng.random_range(0..2)];
             if let Some(c) = t.hands[r].first() {
                 t.hands[r].remove(c);
                 t.taken[r].remove(c);
-                t.hands[1 - r].insert(c);
+                t.hands[r.other()].insert(c);
             }
         }
         13 => {
@@ -289,7 +294,7 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
                 t.discard.push(c);
             }
         }
-        _ => t.seats[rng.random_range(0..2)] = seat(rng),
+        _ => t.seats[Role::ALL[rng.random_range(0..2)]] = seat(rng),
     }
 }
 
@@ -459,11 +464,13 @@ fn random_action(rng: &mut impl Rng, s: &State) -> Action {
 /// What every accepted state keeps: each card once at every table, and scores that add up.
 fn invariants(v: &Variant, s: &State) {
     for t in &s.tables {
-        let n =
-            t.hands[0].len() as usize + t.hands[1].len() as usize + t.stock.len() + t.discard.len();
+        let n = t.hands[Role::First].len() as usize
+            + t.hands[Role::Dealer].len() as usize
+            + t.stock.len()
+            + t.discard.len();
         assert_eq!(t.all_cards(), CardSet::FULL, "a card is lost: {t:?}");
         assert_eq!(n, 52, "a card is doubled: {t:?}");
-        assert!(t.hands[0].is_disjoint(t.hands[1]));
+        assert!(t.hands[Role::First].is_disjoint(t.hands[Role::Dealer]));
         if let Phase::Over { result } = &t.phase
             && let Some(w) = result.winner
         {

@@ -6,6 +6,7 @@ use gin_rules::engine::{
     Action, ActionKind, Event, IllegalAction, NewGame, Outcome, State, StepError, legal_actions,
     new_game, step,
 };
+use gin_rules::role::Role;
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::{RulesetRef, StockEnd, Target};
 
@@ -131,7 +132,7 @@ fn oklahoma_refuses_a_knock_over_the_upcard_value() {
         },
     )
     .unwrap();
-    let drawn = *s.tables[0].hands[0]
+    let drawn = *s.tables[0].hands[Role::First]
         .to_vec()
         .iter()
         .find(|c| !cards(MELDED).contains(c))

@@ -8,6 +8,7 @@ use gin_rules::engine::{
     Action, ActionKind, GameBonus, InvalidState, NewGame, Outcome, Phase, Source, State, StepError,
     legal_actions, new_game, step, validate, view,
 };
+use gin_rules::role::Role;
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::Target;
 use serde_json::json;
@@ -353,9 +354,9 @@ fn a_changed_upcard_is_refused() {
     let real = s.tables[0].upcard;
     let other = s.tables[0].discard.as_slice()[0];
     assert_eq!(real, other);
-    let swap = s.tables[0].hands[0].first().unwrap();
-    s.tables[0].hands[0].remove(swap);
-    s.tables[0].hands[0].insert(real);
+    let swap = s.tables[0].hands[Role::First].first().unwrap();
+    s.tables[0].hands[Role::First].remove(swap);
+    s.tables[0].hands[Role::First].insert(real);
     s.tables[0].discard = gin_rules::engine::Pile::from_bottom_up(&[swap]).unwrap();
     s.tables[0].upcard = swap;
     refused(&v, &s, "the upcard of deal 1 is");
@@ -368,10 +369,10 @@ fn a_later_deal_is_the_seeded_one() {
     // A card of the stock swapped with one of a hand.
     let mut bad = s.clone();
     let t = &mut bad.tables[0];
-    let from_hand = t.hands[0].first().unwrap();
+    let from_hand = t.hands[Role::First].first().unwrap();
     let from_stock = t.stock.as_slice()[0];
-    t.hands[0].remove(from_hand);
-    t.hands[0].insert(from_stock);
+    t.hands[Role::First].remove(from_hand);
+    t.hands[Role::First].insert(from_stock);
     t.stock.as_mut_slice()[0] = from_hand;
     refused(
         &v,
@@ -380,7 +381,7 @@ fn a_later_deal_is_the_seeded_one() {
     );
     // The two hands swapped.
     let mut bad = s.clone();
-    bad.tables[0].hands.swap(0, 1);
+    bad.tables[0].hands.swap();
     refused(&v, &bad, "which was neither dealt to them");
 }
 

@@ -3,7 +3,9 @@
 //! dealt from the match's seed.
 
 use crate::cards::{Card, CardSet};
-use crate::hooks::{DealInfo, Hooks, TableSeating};
+use crate::game_types::TableSeating;
+use crate::hooks::{DealInfo, Hooks};
+use crate::role::Role;
 use crate::ruleset::{Ruleset, Seat};
 
 use super::super::deal::{seating, shuffled_deck};
@@ -29,7 +31,7 @@ fn check_seating(rules: &Ruleset, hooks: &dyn Hooks, state: &State, p: &mut Vec<
         .iter()
         .map(|t| TableSeating {
             dealer: t.dealer,
-            players: t.seats,
+            players: t.seats.into_array(),
         })
         .collect();
     // The tables' own dealers first: that is who dealt in every built-in form.
@@ -194,8 +196,13 @@ fn check_seeded(
         ));
     }
     let drawn: CardSet = dealt_stock[left..left + drawn].iter().copied().collect();
-    for r in 0..2 {
-        let dealt: CardSet = deck[..2 * n].iter().skip(r).step_by(2).copied().collect();
+    for r in Role::ALL {
+        let dealt: CardSet = deck[..2 * n]
+            .iter()
+            .skip(r.index())
+            .step_by(2)
+            .copied()
+            .collect();
         let unexplained = t.hands[r].minus(t.taken[r]).minus(dealt).minus(drawn);
         if !unexplained.is_empty() {
             p.push(format!(

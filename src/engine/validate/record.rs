@@ -1,11 +1,12 @@
 //! The match around the tables: its layout, scores, closed games, bonuses, winners and the count
 //! of moves, as the deals played so far make them.
 
+use crate::game_types::Outcome;
 use crate::hooks::{Hooks, LayoutInfo};
 use crate::ruleset::{Ruleset, Seat, Target};
 
 use super::super::score::{self, checked_totals, classic_bonuses, final_totals, leader};
-use super::super::state::{MatchRecord, Outcome, Phase, State};
+use super::super::state::{MatchRecord, Phase, State};
 use super::{drawn_from_stock, stock_at_deal};
 
 /// What later checks index by: the layout the ruleset gives, one entry per game and side, the

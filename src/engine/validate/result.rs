@@ -1,11 +1,12 @@
 //! A hand that is over: its result must be the one the cards at the table score.
 
 use crate::cards::{Card, CardSet};
+use crate::game_types::Outcome;
 use crate::melds::{self, LayOff};
 use crate::ruleset::Ruleset;
 
-use super::super::score;
-use super::super::state::{HandResult, Knock, Outcome, Phase, State, Table};
+use super::super::state::{HandResult, Knock, Phase, State, Table};
+use super::super::{rule, score};
 use super::table::{check_going_out, check_knock_melds};
 
 pub(super) fn check_result(
@@ -83,11 +84,11 @@ fn expected(
         return None;
     };
     let k = if result.outcome == Outcome::Undercut {
-        1 - w
+        w.other()
     } else {
         w
     };
-    let d = 1 - k;
+    let d = k.other();
     let knocker = t.seats[k];
     let shown = melds_of(&result.melds[usize::from(knocker)], at, p)?;
     let before = p.len();
@@ -105,8 +106,7 @@ fn expected(
     if p.len() > before {
         return None;
     }
-    let lays_off = rules.lay_offs && (outcome == Outcome::Knock || rules.lay_off_after_gin);
-    let (own, laid_off) = if lays_off {
+    let (own, laid_off) = if rule::lays_off(rules, outcome) {
         let pairs: Vec<(Card, Option<usize>)> = result
             .laid_off
             .iter()

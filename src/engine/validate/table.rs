@@ -2,18 +2,24 @@
 //! leaves them.
 
 use crate::cards::CardSet;
-use crate::hooks::{TableSeating, check_seating};
+use crate::game_types::{Outcome, TableSeating};
+use crate::hooks::check_seating;
 use crate::melds;
+use crate::role::Role;
 use crate::ruleset::{Ruleset, Seat, StockEnd};
 
-use super::super::state::{Knock, Outcome, Phase, State, Table};
+use super::super::rule;
+use super::super::state::{Knock, Phase, State, Table};
 use super::{drawn_from_stock, stock_at_deal};
 
 /// Every table's seats exist, and the tables together are a seating the engine accepts.
 pub(super) fn check_seats(rules: &Ruleset, state: &State, p: &mut Vec<String>) {
     let seats = rules.seats;
     for (i, t) in state.tables.iter().enumerate() {
-        if t.dealer >= seats || t.seats.iter().any(|&s| s >= seats) || t.seats[0] == t.seats[1] {
+        if t.dealer >= seats
+            || t.seats.iter().any(|&s| s >= seats)
+            || t.seats[Role::First] == t.seats[Role::Dealer]
+        {
             p.push(format!(
                 "table {i}: seats {:?} (dealer {}) are not seats of this game",
                 t.seats, t.dealer
@@ -25,7 +31,7 @@ pub(super) fn check_seats(rules: &Ruleset, state: &State, p: &mut Vec<String>) {
         .iter()
         .map(|t| TableSeating {
             dealer: t.dealer,
-            players: t.seats,
+            players: t.seats.into_array(),
         })
         .collect();
     if let Err(e) = check_seating(&seatings, seats) {
@@ -83,15 +89,22 @@ pub(super) fn check_table(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<Stri
 
 /// Each of the 52 cards exactly once, and the taken cards in their holder's hand.
 fn check_cards(t: &Table, at: &str, p: &mut Vec<String>) {
-    let parts = [t.hands[0], t.hands[1], t.stock.to_set(), t.discard.to_set()];
+    let parts = [
+        t.hands[Role::First],
+        t.hands[Role::Dealer],
+        t.stock.to_set(),
+        t.discard.to_set(),
+    ];
     let mut seen = CardSet::EMPTY;
     let mut doubled = CardSet::EMPTY;
     for cards in parts {
         doubled = doubled.union(seen.intersect(cards));
         seen = seen.union(cards);
     }
-    let listed =
-        t.hands[0].len() as usize + t.hands[1].len() as usize + t.stock.len() + t.discard.len();
+    let listed = t.hands[Role::First].len() as usize
+        + t.hands[Role::Dealer].len() as usize
+        + t.stock.len()
+        + t.discard.len();
     for pile in [t.stock.as_slice(), t.discard.as_slice()] {
         let mut s = CardSet::EMPTY;
         for &c in pile {
@@ -110,7 +123,7 @@ fn check_cards(t: &Table, at: &str, p: &mut Vec<String>) {
     if doubled.is_empty() && missing.is_empty() && listed != 52 {
         p.push(format!("{at}{listed} cards in play, not 52"));
     }
-    for r in 0..2 {
+    for r in Role::ALL {
         if !t.taken[r].is_subset(t.hands[r]) {
             p.push(format!(
                 "{at}seat {} is said to hold {} taken from the discard pile but does not",
@@ -128,7 +141,7 @@ fn check_upcard(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) {
     if t.reshuffles == 0 && t.stock.to_set().contains(u) {
         p.push(format!("{at}the upcard {u} is in the stock"));
     }
-    for r in 0..2 {
+    for r in Role::ALL {
         if t.reshuffles == 0 && t.hands[r].contains(u) && !t.taken[r].contains(u) {
             p.push(format!(
                 "{at}seat {} holds the upcard {u} without having taken it from the discard pile",
@@ -142,7 +155,9 @@ fn check_upcard(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) {
                 "{at}before the first draw the discard pile is the upcard {u} alone"
             ));
         }
-        if !t.taken[0].is_empty() || !t.taken[1].is_empty() || drawn_from_stock(rules, t) != Some(0)
+        if !t.taken[Role::First].is_empty()
+            || !t.taken[Role::Dealer].is_empty()
+            || drawn_from_stock(rules, t) != Some(0)
         {
             p.push(format!(
                 "{at}before the first draw nobody has taken or drawn a card"
@@ -164,7 +179,7 @@ fn stock_only(t: &Table) -> bool {
 /// The phase: whose turn, hand sizes, and the piles as the turns so far leave them.
 fn check_phase(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) {
     let n = u32::from(rules.hand_size);
-    let sizes = [t.hands[0].len(), t.hands[1].len()];
+    let sizes = t.hands.map(CardSet::len).into_array();
     let expect_sizes = |p: &mut Vec<String>, want: [u32; 2], phase: &str| {
         if sizes != want {
             p.push(format!(
@@ -203,7 +218,7 @@ fn check_phase(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) {
                 p.push(format!("{at}this game has no upcard offer"));
             }
             match t.role(*seat) {
-                Some(r) if r == usize::from(*passes) && *passes < 2 => {}
+                Some(r) if r.index() == usize::from(*passes) && *passes < 2 => {}
                 _ => p.push(format!("{at}seat {seat} cannot be offered the upcard now")),
             }
             expect_sizes(p, [n, n], "upcard offer");
@@ -212,7 +227,7 @@ fn check_phase(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) {
             if t.role(*seat).is_none() {
                 p.push(format!("{at}seat {seat} is not at this table"));
             }
-            if *stock_only && (!rules.upcard_offer || *seat != t.seats[0]) {
+            if *stock_only && (!rules.upcard_offer || *seat != t.seats[Role::First]) {
                 p.push(format!(
                     "{at}only the first player's first draw after both passed the upcard is \
                      from the stock only"
@@ -247,7 +262,7 @@ fn check_phase(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) {
         } => match t.role(*seat) {
             Some(r) => {
                 let mut want = [n, n];
-                want[r] += 1;
+                want[r.index()] += 1;
                 expect_sizes(p, want, "discard");
                 if let Some(c) = taken
                     && !t.taken[r].contains(*c)
@@ -282,7 +297,7 @@ fn check_phase(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) {
                 let big = knock.outcome == Outcome::BigGin;
                 let mut want = [n, n];
                 if big {
-                    want[k] += 1;
+                    want[k.index()] += 1;
                 }
                 expect_sizes(p, want, "lay-off");
                 pile_between_turns(p, big);
@@ -296,7 +311,7 @@ fn check_phase(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) {
             let winner_role = result.winner.and_then(|w| t.role(w));
             let mut want = [n, n];
             if big && let Some(k) = winner_role {
-                want[k] += 1;
+                want[k.index()] += 1;
             }
             expect_sizes(p, want, "hand over");
             if result.outcome == Outcome::Dead && (reshuffling || stock != reserve) {
@@ -312,13 +327,8 @@ fn check_phase(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) {
 
 /// A knock waiting for the defender: a lay-off this game plays, real melds, and the knocker's
 /// deadwood within what the outcome allows.
-fn check_knock(rules: &Ruleset, t: &Table, k: usize, knock: &Knock, at: &str, p: &mut Vec<String>) {
-    let laid_after = match knock.outcome {
-        Outcome::Knock => rules.lay_offs,
-        Outcome::Gin | Outcome::BigGin => rules.lay_offs && rules.lay_off_after_gin,
-        Outcome::Undercut | Outcome::Dead => false,
-    };
-    if !laid_after {
+fn check_knock(rules: &Ruleset, t: &Table, k: Role, knock: &Knock, at: &str, p: &mut Vec<String>) {
+    if !rule::lays_off(rules, knock.outcome) {
         p.push(format!(
             "{at}a lay-off phase after outcome {} is not played in this game",
             knock.outcome.as_str()

@@ -5,6 +5,7 @@
 //! `D` is at least the number of taken cards still held. On the first deal every move of the
 //! game is a move of these tables, which ties `T`, and so whose turn it is, to the move count.
 
+use crate::role::Role;
 use crate::ruleset::Ruleset;
 
 use super::super::state::{Phase, State, Table};
@@ -22,7 +23,7 @@ pub(super) fn check_turns(rules: &Ruleset, state: &State, p: &mut Vec<String>) {
 
 /// Where a table stands within its turns: the seat's role, and whether that seat has drawn.
 struct Turn {
-    role: usize,
+    role: Role,
     mid: bool,
     stock_only: bool,
 }
@@ -42,7 +43,7 @@ fn turn_of(t: &Table) -> Option<Turn> {
 }
 
 fn taken_held(t: &Table) -> u64 {
-    u64::from(t.taken[0].len() + t.taken[1].len())
+    u64::from(t.taken[Role::First].len() + t.taken[Role::Dealer].len())
 }
 
 /// How many cards the turns so far took from the pile: at least one per taken card still held;
@@ -70,11 +71,11 @@ fn check_forced_turn(rules: &Ruleset, t: &Table, at: &str, p: &mut Vec<String>) 
     }
     let turns_before = (drawn - u64::from(turn.mid)) as usize;
     let seat = t.seats[turn.role];
-    if turn.role != turns_before % 2 {
+    if turn.role.index() != turns_before % 2 {
         p.push(format!(
             "{at}it cannot be seat {seat}'s turn: with {drawn} cards drawn from the stock and none \
              taken from the discard pile, it is seat {}'s",
-            t.seats[turns_before % 2]
+            t.seats[Role::ALL[turns_before % 2]]
         ));
     } else if rules.upcard_offer && !turn.mid && drawn == 0 && !turn.stock_only {
         p.push(format!(
@@ -160,7 +161,7 @@ fn table_moves(rules: &Ruleset, t: &Table) -> Vec<Moves> {
             }
             least = 1;
         }
-        if (least + first) % 2 != turn.role as u64 % 2 {
+        if (least + first) % 2 != turn.role.index() as u64 % 2 {
             if most_taken.is_some() {
                 continue;
             }

@@ -1,0 +1,119 @@
+//! The plain values the engine and the hooks share: how a hand ended, who plays at a table, who
+//! scores together, and the points of a game.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ruleset::Seat;
+
+/// How a hand ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Gin,
+    BigGin,
+    Knock,
+    Undercut,
+    Dead,
+}
+
+impl Outcome {
+    /// The word a script sees: `"gin"`, `"big_gin"`, `"knock"`, `"undercut"`, `"dead"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Gin => "gin",
+            Outcome::BigGin => "big_gin",
+            Outcome::Knock => "knock",
+            Outcome::Undercut => "undercut",
+            Outcome::Dead => "dead",
+        }
+    }
+}
+
+/// Who plays at one table for a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TableSeating {
+    /// Who deals this table. In two-handed play this is `players[1]`; in the three-player form the
+    /// dealer deals to the other two and sits the hand out.
+    pub dealer: Seat,
+    /// `[first to act, dealer's role]`: `players[0]` is offered the upcard first and gets the
+    /// first card dealt; `players[1]` plays the dealer's role.
+    pub players: [Seat; 2],
+}
+
+/// Who scores together and how many games are scored at once, fixed for a whole match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct MatchLayout {
+    /// One entry per side (a player, or a team), listing its seats. Every seat is on exactly one
+    /// side. Plain play: `[[0], [1], ...]`, one side per seat.
+    #[schema(value_type = Vec<Vec<u8>>)]
+    pub sides: Vec<Vec<Seat>>,
+    /// Games (score columns) played at once: 1, or 3 for Hollywood scoring.
+    pub games: u8,
+}
+
+/// The most games (columns) a match may score at once.
+pub const MAX_GAMES: u8 = 8;
+
+impl MatchLayout {
+    /// One side per seat, one game.
+    pub fn individual(seats: u8) -> MatchLayout {
+        MatchLayout {
+            sides: (0..seats).map(|s| vec![s]).collect(),
+            games: 1,
+        }
+    }
+
+    /// The side a seat belongs to.
+    pub fn side_of(&self, seat: Seat) -> Option<usize> {
+        self.sides.iter().position(|side| side.contains(&seat))
+    }
+
+    /// Checks the layout for `seats` players: every seat on exactly one side, 1..=8 games.
+    pub fn check(&self, seats: u8) -> Result<(), String> {
+        if self.games == 0 || self.games > MAX_GAMES {
+            return Err(format!(
+                "games must be 1 to {MAX_GAMES}, not {}",
+                self.games
+            ));
+        }
+        let mut seen = vec![false; usize::from(seats)];
+        for side in &self.sides {
+            if side.is_empty() {
+                return Err("a side has no seats".into());
+            }
+            for &s in side {
+                match seen.get_mut(usize::from(s)) {
+                    None => return Err(format!("seat {s} does not exist ({seats} seats)")),
+                    Some(true) => return Err(format!("seat {s} is on two sides")),
+                    Some(x) => *x = true,
+                }
+            }
+        }
+        match seen.iter().position(|&x| !x) {
+            Some(s) => Err(format!("seat {s} is on no side")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// One game of a match (a Hollywood column; the whole match in plain scoring), per side.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct GameScore {
+    /// Points toward the target, per side (bonuses not included).
+    pub points: Vec<i64>,
+    /// Hands won in this game, per side (the boxes of the classic bonuses).
+    pub hands_won: Vec<u32>,
+    /// A side reached the target in this game: it takes no more points.
+    pub closed: bool,
+}
+
+/// One entry of a deal into the match: `points` for `side` in game `game`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ScoreEntry {
+    /// The game (a Hollywood column, else 0) the points go to; it must be open.
+    pub game: u8,
+    /// The side (a seat, or a team: an index into the match layout's `sides`) that scores.
+    pub side: u8,
+    /// The points the side scores in that game.
+    pub points: u32,
+}
