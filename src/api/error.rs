@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 
 use crate::engine::{Action, DealError, IllegalAction, InvalidState, StepError};
 use crate::hooks::HookError;
+use crate::rules::ErrorKind;
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -16,6 +17,7 @@ pub const PROBLEM_JSON: &str = "application/problem+json";
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[schema(example = json!({
     "path": "knock.limit", "line": 7, "column": 10,
+    "field": "knocking.knock_limit", "kind": "syntax",
     "message": "expected a number from 0 to 100, found \"ten\""
 }))]
 pub struct ProblemPlace {
@@ -25,6 +27,13 @@ pub struct ProblemPlace {
     pub line: Option<u32>,
     /// 1-based column, when known.
     pub column: Option<u32>,
+    /// The YAML key the problem concerns, as a dotted path, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(example = "melds.set_min")]
+    pub field: Option<String>,
+    /// What kind of problem it is, for a program to act on without reading `message`.
+    #[schema(example = "out-of-range")]
+    pub kind: ErrorKind,
     /// What is wrong, in a variant author's words.
     pub message: String,
 }
@@ -319,6 +328,8 @@ impl From<DealError> for ApiError {
                     path: String::new(),
                     line: None,
                     column: None,
+                    field: Some("deal.hand_size".into()),
+                    kind: ErrorKind::Conflict,
                     message: m,
                 }],
             },

@@ -341,7 +341,7 @@ impl From<ResolveError> for ApiError {
 }
 
 impl ApiError {
-    /// `invalid-ruleset` (or `script-error` when only a script failed) from the catalog's errors.
+    /// `invalid-ruleset` from the catalog's errors.
     pub fn invalid_ruleset(errors: Vec<RulesetError>) -> ApiError {
         let detail = match errors.as_slice() {
             [one] => format!("the ruleset does not load: {}", one.message),
@@ -355,6 +355,8 @@ impl ApiError {
                     path: e.path,
                     line: e.line,
                     column: e.column,
+                    field: e.field,
+                    kind: e.kind,
                     message: e.message,
                 })
                 .collect(),

@@ -126,6 +126,8 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
                 path: file.to_string(),
                 line: None,
                 column: None,
+                field: None,
+                kind: crate::rules::ErrorKind::Play,
                 message,
             })
             .collect();

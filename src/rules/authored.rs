@@ -8,7 +8,7 @@ use crate::ruleset::{AuthoredRuleset, RulesetRef};
 
 use super::cache::{ContentHash, Entry, Loaded};
 use super::catalog::Catalog;
-use super::error::{ResolveError, RulesetError, at, in_file};
+use super::error::{ErrorKind, ResolveError, RulesetError, at, in_file};
 use super::limits::{self, shown};
 use super::parse::without_schema_errors;
 use super::resolve::{check_base, variant_of};
@@ -51,12 +51,14 @@ impl Catalog {
             return Err(vec![at(
                 &source.spec.id,
                 AUTHORED_FILE,
+                ErrorKind::Duplicate,
                 format!(
                     "`id`: `{}` is the id of a ruleset this server already has; an authored ruleset needs an id of its own (it may `extends: {}`)",
                     source.id(),
                     source.id()
                 ),
-            )]);
+            )
+            .on("id")]);
         }
         let base = self.base(&source)?;
         check_base(&base)?;
@@ -81,14 +83,18 @@ impl Catalog {
             Err(errors) => return Err(ResolveError::Invalid(errors.clone())),
         };
         if loaded.base.id != reference.id {
-            return Err(ResolveError::Invalid(vec![in_file(
-                AUTHORED_FILE,
-                format!(
-                    "the game names ruleset `{}`, but the authored ruleset's id is `{}`",
-                    shown(&reference.id),
-                    loaded.base.id
-                ),
-            )]));
+            return Err(ResolveError::Invalid(vec![
+                in_file(
+                    AUTHORED_FILE,
+                    ErrorKind::Conflict,
+                    format!(
+                        "the game names ruleset `{}`, but the authored ruleset's id is `{}`",
+                        shown(&reference.id),
+                        loaded.base.id
+                    ),
+                )
+                .on("id"),
+            ]));
         }
         if reference.options.is_empty() {
             return Ok(loaded.plain.clone());
@@ -146,7 +152,14 @@ impl Catalog {
 fn resolve_errors(e: ResolveError) -> Vec<RulesetError> {
     match e {
         ResolveError::Invalid(errors) => errors,
-        other => vec![in_file(AUTHORED_FILE, other.to_string())],
+        other => {
+            let kind = match other {
+                ResolveError::UnknownRuleset(_) => ErrorKind::UnknownReference,
+                ResolveError::UnknownOption { .. } => ErrorKind::UnknownOption,
+                _ => ErrorKind::Conflict,
+            };
+            vec![in_file(AUTHORED_FILE, kind, other.to_string())]
+        }
     }
 }
 

@@ -4,10 +4,13 @@
 use crate::ruleset::{MatchRules, MeldRules, Ruleset, Target};
 
 use super::base::{Base, OptionEntry};
-use super::error::{RulesetError, at, in_file};
+use super::error::{ErrorKind, RulesetError, at, in_file};
 use super::fields::{self, IntField};
 use super::hooks::{Binding, HookPoint};
 use super::spec::{Loc, Sections, TargetSpec};
+
+const TARGETS: &str = "match.targets";
+const DEFAULT_TARGET: &str = "match.default_target";
 
 /// Range checks that name the field and collect every error.
 struct Checker<'a> {
@@ -23,7 +26,8 @@ impl Checker<'_> {
         match field.check(path, l.value) {
             Ok(n) => n,
             Err(message) => {
-                self.errors.push(at(l, self.file, message));
+                self.errors
+                    .push(at(l, self.file, ErrorKind::OutOfRange, message).on(path));
                 default
             }
         }
@@ -37,11 +41,13 @@ impl Checker<'_> {
         v.as_ref().map_or(default, |l| l.value.clone())
     }
 
-    fn err<T>(&mut self, v: &Option<Loc<T>>, message: String) {
-        self.errors.push(match v {
-            Some(l) => at(l, self.file, message),
-            None => in_file(self.file, message),
-        });
+    /// An error about `field`, at the place it was written when it was.
+    fn err<T>(&mut self, v: &Option<Loc<T>>, kind: ErrorKind, field: &str, message: String) {
+        let e = match v {
+            Some(l) => at(l, self.file, kind, message),
+            None => in_file(self.file, kind, message),
+        };
+        self.errors.push(e.on(field));
     }
 }
 
@@ -76,6 +82,8 @@ pub(crate) fn build_ruleset(
     if set_max < set_min {
         c.err(
             &m.set_max,
+            ErrorKind::Conflict,
+            fields::SET_MAX.key,
             format!("`melds.set_max` ({set_max}) is less than `melds.set_min` ({set_min})"),
         );
     }
@@ -85,6 +93,8 @@ pub(crate) fn build_ruleset(
     if wrap && ace != crate::ruleset::AceRank::Both {
         c.err(
             &m.wrap,
+            ErrorKind::Conflict,
+            "melds.wrap",
             "`melds.wrap` needs `melds.ace: both`: a run can only go round the corner when the ace is high and low".into(),
         );
     }
@@ -111,6 +121,8 @@ pub(crate) fn build_ruleset(
     if used >= 52 {
         c.err(
             &s.stock.reserve,
+            ErrorKind::Conflict,
+            fields::RESERVE.key,
             format!(
                 "two hands of {hand_size}, the upcard and a stock reserve of {reserve} take {used} of the 52 cards: the stock would have none to draw"
             ),
@@ -127,6 +139,8 @@ pub(crate) fn build_ruleset(
     if limit > i64::from(max_deadwood) {
         c.err(
             &s.knocking.knock_limit,
+            ErrorKind::OutOfRange,
+            fields::KNOCK_LIMIT.key,
             format!(
                 "`knocking.knock_limit` {limit} is more than the most deadwood a hand of {hand_size} cards can hold ({max_deadwood})"
             ),
@@ -134,13 +148,17 @@ pub(crate) fn build_ruleset(
     }
     let knock_limit = knocking.then_some(limit.clamp(0, 255) as u8);
     if !knocking && let Some(b) = &hooks[HookPoint::KnockLimit.index()] {
-        c.errors.push(in_file(
-            &base.file,
-            format!(
-                "the `knock_limit` hook (bound by `{}`) sets a knock limit, but `knocking.allowed` is false",
-                b.from
-            ),
-        ));
+        c.errors.push(
+            in_file(
+                &base.file,
+                ErrorKind::Conflict,
+                format!(
+                    "the `knock_limit` hook (bound by `{}`) sets a knock limit, but `knocking.allowed` is false",
+                    b.from
+                ),
+            )
+            .on("knocking.allowed"),
+        );
     }
 
     let sc = &s.scoring;
@@ -163,6 +181,8 @@ pub(crate) fn build_ruleset(
     if lay_off_after_gin && !lay_offs {
         c.err(
             &s.lay_offs.after_gin,
+            ErrorKind::Conflict,
+            "lay_offs.after_gin",
             "`lay_offs.after_gin` needs `lay_offs.allowed: true`".into(),
         );
     }
@@ -174,23 +194,37 @@ pub(crate) fn build_ruleset(
         Some(l) => {
             for t in &l.value {
                 match t.to_target() {
-                    Ok(t) if targets.contains(&t) => c.errors.push(at(
-                        l,
-                        &base.file,
-                        format!("`match.targets` lists {t} twice"),
-                    )),
+                    Ok(t) if targets.contains(&t) => c.errors.push(
+                        at(
+                            l,
+                            &base.file,
+                            ErrorKind::Duplicate,
+                            format!("`match.targets` lists {t} twice"),
+                        )
+                        .on(TARGETS),
+                    ),
                     Ok(t) => targets.push(t),
-                    Err(e) => c
-                        .errors
-                        .push(at(l, &base.file, format!("`match.targets`: {e}"))),
+                    Err(e) => c.errors.push(
+                        at(
+                            l,
+                            &base.file,
+                            ErrorKind::InvalidValue,
+                            format!("`match.targets`: {e}"),
+                        )
+                        .on(TARGETS),
+                    ),
                 }
             }
             if l.value.is_empty() {
-                c.errors.push(at(
-                    l,
-                    &base.file,
-                    "`match.targets` is empty: list at least one target",
-                ));
+                c.errors.push(
+                    at(
+                        l,
+                        &base.file,
+                        ErrorKind::InvalidValue,
+                        "`match.targets` is empty: list at least one target",
+                    )
+                    .on(TARGETS),
+                );
             }
         }
     }
@@ -199,8 +233,15 @@ pub(crate) fn build_ruleset(
         Some(l) => match l.value.to_target() {
             Ok(t) => t,
             Err(e) => {
-                c.errors
-                    .push(at(l, &base.file, format!("`match.default_target`: {e}")));
+                c.errors.push(
+                    at(
+                        l,
+                        &base.file,
+                        ErrorKind::InvalidValue,
+                        format!("`match.default_target`: {e}"),
+                    )
+                    .on(DEFAULT_TARGET),
+                );
                 d.match_rules.default_target
             }
         },
@@ -215,11 +256,11 @@ pub(crate) fn build_ruleset(
                 .join(", ")
         );
         let err = match (&mm.default_target, &mm.targets) {
-            (Some(l), _) => at(l, &base.file, msg),
-            (None, Some(l)) => at(l, &base.file, msg),
-            (None, None) => in_file(&base.file, msg),
+            (Some(l), _) => at(l, &base.file, ErrorKind::Conflict, msg),
+            (None, Some(l)) => at(l, &base.file, ErrorKind::Conflict, msg),
+            (None, None) => in_file(&base.file, ErrorKind::Conflict, msg),
         };
-        c.errors.push(err);
+        c.errors.push(err.on(DEFAULT_TARGET));
     }
     let match_rules = MatchRules {
         targets,
@@ -281,11 +322,18 @@ pub(crate) fn refused_targets(
         };
         match spec.to_target() {
             Ok(t) => out.push((t, reason.value.clone())),
-            Err(e) => errors.push(at(
-                reason,
-                &option.file,
-                format!("`options.{}.refuses_targets`: {e}", option.id),
-            )),
+            Err(e) => {
+                let field = format!("options.{}.refuses_targets", option.id);
+                errors.push(
+                    at(
+                        reason,
+                        &option.file,
+                        ErrorKind::InvalidValue,
+                        format!("`{field}`: {e}"),
+                    )
+                    .on(field),
+                );
+            }
         }
     }
     if errors.is_empty() {

@@ -88,7 +88,12 @@ impl Entry {
                 4 * a.yaml.len() + 8 * scripts + l.base.options.len() * OPTION_BYTES + ENTRY_BYTES
             }
             Err(errors) => {
-                let text: usize = errors.iter().map(|e| e.path.len() + e.message.len()).sum();
+                let text: usize = errors
+                    .iter()
+                    .map(|e| {
+                        e.path.len() + e.field.as_ref().map_or(0, String::len) + e.message.len()
+                    })
+                    .sum();
                 text + errors.len() * 64 + 256
             }
         }
@@ -272,6 +277,8 @@ mod tests {
                 path: "ruleset.yaml".into(),
                 line: None,
                 column: None,
+                field: None,
+                kind: crate::rules::ErrorKind::Limit,
                 message: "x".repeat(bytes),
             }]),
         })

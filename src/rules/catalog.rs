@@ -12,7 +12,7 @@ use super::authored::AUTHORED_FILE;
 use super::base::{Base, base_of};
 use super::builtin::{BUILTIN_SCRIPTS, BUILTIN_YAML};
 use super::cache::{AuthoredCache, CacheUsage, DEFAULT_CACHE_BYTES};
-use super::error::{ResolveError, RulesetError, at, in_file};
+use super::error::{ErrorKind, ResolveError, RulesetError, at, in_file};
 use super::files;
 use super::info::RulesetInfo;
 use super::limits::{self, shown};
@@ -150,11 +150,15 @@ impl Catalog {
                                 .map(|s| s.file.to_string())
                         });
                     if let Some(other) = clash {
-                        errors.push(at(
-                            &source.spec.id,
-                            file,
-                            format!("`id`: `{id}` is already the id of {other}"),
-                        ));
+                        errors.push(
+                            at(
+                                &source.spec.id,
+                                file,
+                                ErrorKind::Duplicate,
+                                format!("`id`: `{id}` is already the id of {other}"),
+                            )
+                            .on("id"),
+                        );
                     } else {
                         added.push(Arc::new(source));
                     }
@@ -243,7 +247,13 @@ impl Catalog {
     /// A source with its `extends` chain applied, before options.
     pub(super) fn base(&self, source: &Source) -> Result<Base, Vec<RulesetError>> {
         let chain = self.chain(source)?;
-        base_of(&chain).ok_or_else(|| vec![in_file(&source.file, "the ruleset has no file")])
+        base_of(&chain).ok_or_else(|| {
+            vec![in_file(
+                &source.file,
+                ErrorKind::Conflict,
+                "the ruleset has no file",
+            )]
+        })
     }
 
     /// The sources from the root of `leaf`'s `extends` chain down to `leaf`.
@@ -255,25 +265,33 @@ impl Catalog {
             let parent_id = &ext.value;
             if ids.contains(parent_id) {
                 ids.push(parent_id.clone());
-                return Err(vec![at(
-                    ext,
-                    &current.file,
-                    format!("`extends` makes a cycle: {}", ids.join(" extends ")),
-                )]);
+                return Err(vec![
+                    at(
+                        ext,
+                        &current.file,
+                        ErrorKind::Conflict,
+                        format!("`extends` makes a cycle: {}", ids.join(" extends ")),
+                    )
+                    .on("extends"),
+                ]);
             }
             let Some(parent) = self.sources.get(parent_id) else {
                 let hint = match did_you_mean(parent_id, self.order.iter().map(String::as_str)) {
                     Some(s) => format!("; did you mean `{s}`?"),
                     None => format!(" (rulesets: {})", self.order.join(", ")),
                 };
-                return Err(vec![at(
-                    ext,
-                    &current.file,
-                    format!(
-                        "`extends`: there is no ruleset `{}`{hint}",
-                        shown(parent_id)
-                    ),
-                )]);
+                return Err(vec![
+                    at(
+                        ext,
+                        &current.file,
+                        ErrorKind::UnknownReference,
+                        format!(
+                            "`extends`: there is no ruleset `{}`{hint}",
+                            shown(parent_id)
+                        ),
+                    )
+                    .on("extends"),
+                ]);
             };
             ids.push(parent_id.clone());
             chain.push(parent);

@@ -19,7 +19,52 @@ pub struct RulesetError {
     /// 1-based; `None` when the problem has no single place.
     pub line: Option<u32>,
     pub column: Option<u32>,
+    /// The YAML key the problem concerns (`melds.set_min`), when there is one.
+    pub field: Option<String>,
+    pub kind: ErrorKind,
     pub message: String,
+}
+
+/// What kind of problem a ruleset has, so that a program can act on it without reading the
+/// message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "kebab-case")]
+#[schema(example = "out-of-range")]
+pub enum ErrorKind {
+    /// The text is not YAML, or a value is not of its field's type.
+    Syntax,
+    /// A key the ruleset format does not have.
+    UnknownField,
+    /// A required key is missing.
+    MissingField,
+    /// A value its field does not allow: an unknown word, a malformed id or target, an empty name.
+    InvalidValue,
+    /// A number outside its field's range.
+    OutOfRange,
+    /// Values that contradict each other.
+    Conflict,
+    /// An id or a target given twice.
+    Duplicate,
+    /// A ruleset or option named that does not exist (`extends`, `conflicts_with`).
+    UnknownReference,
+    /// An option asked for that the ruleset does not offer.
+    UnknownOption,
+    /// A hook binding or its script: a missing or invalid script, a missing or unbound function.
+    Script,
+    /// More than a ruleset may have: bytes, nesting, options, hooks, scripts, characters.
+    Limit,
+    /// A file that cannot be read.
+    Unreadable,
+    /// The ruleset loads but fails when games are played with it (`gin-rules check`).
+    Play,
+}
+
+impl RulesetError {
+    /// The same error, about the YAML key `field`.
+    pub(crate) fn on(mut self, field: impl Into<String>) -> RulesetError {
+        self.field = Some(field.into());
+        self
+    }
 }
 
 impl fmt::Display for RulesetError {
@@ -116,21 +161,30 @@ impl ResolveError {
 }
 
 /// An error at the place `loc` was written (or in `file` when it carries no file).
-pub(crate) fn at<T>(loc: &Loc<T>, file: &str, message: impl Into<String>) -> RulesetError {
+pub(crate) fn at<T>(
+    loc: &Loc<T>,
+    file: &str,
+    kind: ErrorKind,
+    message: impl Into<String>,
+) -> RulesetError {
     RulesetError {
         path: loc.file.as_deref().unwrap_or(file).to_string(),
         line: nz(loc.line),
         column: nz(loc.column),
+        field: None,
+        kind,
         message: message.into(),
     }
 }
 
 /// An error in `file` with no single place.
-pub(crate) fn in_file(file: &str, message: impl Into<String>) -> RulesetError {
+pub(crate) fn in_file(file: &str, kind: ErrorKind, message: impl Into<String>) -> RulesetError {
     RulesetError {
         path: file.to_string(),
         line: None,
         column: None,
+        field: None,
+        kind,
         message: message.into(),
     }
 }

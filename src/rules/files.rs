@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::error::{RulesetError, in_file};
+use super::error::{ErrorKind, RulesetError, in_file};
 
 /// What a directory holds for rulesets.
 pub(crate) struct DirFiles {
@@ -70,6 +70,7 @@ pub(crate) fn scripts_in(mut errors: Vec<RulesetError>, dir: &Path) -> Vec<Rules
 fn cannot_read(path: &Path, e: &std::io::Error) -> Vec<RulesetError> {
     vec![in_file(
         &path.display().to_string(),
+        ErrorKind::Unreadable,
         format!("cannot read: {e}"),
     )]
 }

@@ -518,6 +518,8 @@ fn script_error(
         path: name.to_string(),
         line,
         column,
+        field: None,
+        kind: super::ErrorKind::Script,
         message,
     }
 }

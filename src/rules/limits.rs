@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::error::{RulesetError, in_file};
+use super::error::{ErrorKind, RulesetError, in_file};
 use super::spec::{OptionSpec, RulesetSpec};
 
 /// Longest ruleset file (YAML), in bytes.
@@ -70,15 +70,14 @@ pub fn bounded(errors: Vec<RulesetError>) -> Vec<RulesetError> {
     }
     if more > 0 {
         let path = out.first().map(|e| e.path.clone()).unwrap_or_default();
-        out.push(RulesetError {
-            path,
-            line: None,
-            column: None,
-            message: format!(
+        out.push(in_file(
+            &path,
+            ErrorKind::Limit,
+            format!(
                 "and {more} more problem{} (an answer lists the first {MAX_ERRORS})",
                 if more == 1 { "" } else { "s" }
             ),
-        });
+        ));
     }
     out
 }
@@ -101,6 +100,7 @@ pub(crate) fn check_scripts(file: &str, scripts: &BTreeMap<String, String>) -> V
     if scripts.len() > MAX_SCRIPTS {
         errors.push(in_file(
             file,
+            ErrorKind::Limit,
             format!(
                 "{} scripts were sent; a ruleset may have at most {MAX_SCRIPTS}",
                 scripts.len()
@@ -111,6 +111,7 @@ pub(crate) fn check_scripts(file: &str, scripts: &BTreeMap<String, String>) -> V
     if total > MAX_SCRIPTS_BYTES {
         errors.push(in_file(
             file,
+            ErrorKind::Limit,
             format!(
                 "the scripts take {total} bytes together; a ruleset's scripts may take at most {MAX_SCRIPTS_BYTES}"
             ),
@@ -120,6 +121,7 @@ pub(crate) fn check_scripts(file: &str, scripts: &BTreeMap<String, String>) -> V
         if !is_script_name(name) {
             errors.push(in_file(
                 file,
+                ErrorKind::InvalidValue,
                 format!(
                     "`scripts`: `{}` is not a script name: use at most {MAX_SCRIPT_NAME} letters, digits, `-`, `_` and `.`, ending in `.rhai`, like `oklahoma.rhai`",
                     shown(name)
@@ -141,6 +143,7 @@ pub(crate) fn check_spec(file: &str, spec: &RulesetSpec) -> Vec<RulesetError> {
     if options > MAX_OPTIONS {
         errors.push(in_file(
             file,
+            ErrorKind::Limit,
             format!(
                 "`options` declares {options} options; a ruleset may declare at most {MAX_OPTIONS}"
             ),
@@ -162,6 +165,7 @@ pub(crate) fn check_spec(file: &str, spec: &RulesetSpec) -> Vec<RulesetError> {
     if bindings > MAX_HOOK_BINDINGS {
         errors.push(in_file(
             file,
+            ErrorKind::Limit,
             format!(
                 "`hooks` of the ruleset and its options bind {bindings} hooks; a ruleset may bind at most {MAX_HOOK_BINDINGS}"
             ),
@@ -174,10 +178,14 @@ pub(crate) fn check_spec(file: &str, spec: &RulesetSpec) -> Vec<RulesetError> {
         if let Some(v) = value {
             let n = v.chars().count();
             if n > MAX_TEXT {
-                errors.push(in_file(
-                    file,
-                    format!("`{what}` is {n} characters long; the limit is {MAX_TEXT}"),
-                ));
+                errors.push(
+                    in_file(
+                        file,
+                        ErrorKind::Limit,
+                        format!("`{what}` is {n} characters long; the limit is {MAX_TEXT}"),
+                    )
+                    .on(what),
+                );
             }
         }
     };
@@ -237,6 +245,7 @@ pub(crate) fn check_spec(file: &str, spec: &RulesetSpec) -> Vec<RulesetError> {
     if targets > MAX_TARGETS {
         errors.push(in_file(
             file,
+            ErrorKind::Limit,
             format!("`match.targets` lists {targets} targets; the limit is {MAX_TARGETS}"),
         ));
     }
@@ -249,6 +258,7 @@ fn check_option_counts(file: &str, id: &str, o: &OptionSpec) -> Vec<RulesetError
     if conflicts > MAX_OPTIONS {
         errors.push(in_file(
             file,
+            ErrorKind::Limit,
             format!(
                 "`options.{}.conflicts_with` names {conflicts} options; a ruleset has at most {MAX_OPTIONS}",
                 shown(id)
@@ -259,6 +269,7 @@ fn check_option_counts(file: &str, id: &str, o: &OptionSpec) -> Vec<RulesetError
     if refused > MAX_TARGETS {
         errors.push(in_file(
             file,
+            ErrorKind::Limit,
             format!(
                 "`options.{}.refuses_targets` lists {refused} targets; the limit is {MAX_TARGETS}",
                 shown(id)
@@ -287,7 +298,7 @@ mod tests {
     use super::*;
 
     fn error(message: &str) -> RulesetError {
-        in_file("r.yaml", message.to_string())
+        in_file("r.yaml", ErrorKind::Syntax, message.to_string())
     }
 
     #[test]

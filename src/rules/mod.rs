@@ -45,7 +45,7 @@ pub use authored::AUTHORED_FILE;
 pub use cache::{CacheUsage, ContentHash, DEFAULT_CACHE_BYTES};
 pub use catalog::Catalog;
 pub use describe::{RulesRow, rules_table};
-pub use error::{ResolveError, RulesetError};
+pub use error::{ErrorKind, ResolveError, RulesetError};
 pub use hooks::{HookPoint, ScriptHooks};
 pub use info::{HookInfo, OptionInfo, RefusedOption, RefusedTarget, RulesetInfo};
 pub use limits::MAX_YAML_BYTES;

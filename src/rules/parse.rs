@@ -3,7 +3,7 @@
 
 use serde_saphyr::Error as YamlError;
 
-use super::error::{RulesetError, in_file, nz};
+use super::error::{ErrorKind, RulesetError, in_file, nz};
 use super::limits::{self, MAX_YAML_BYTES, MAX_YAML_DEPTH, shown};
 use super::spec::RulesetSpec;
 use super::suggest::did_you_mean;
@@ -44,8 +44,11 @@ fn key_on_line(yaml: &str, line: u32, column: u32) -> Option<String> {
     ok.then(|| key.to_string())
 }
 
+/// A problem of the text, and whether the text after it can still say more.
+type Found = (RulesetError, bool);
+
 /// Turns a serde-saphyr error into one in a variant author's words.
-fn yaml_error(file: &str, yaml: &str, e: &YamlError) -> RulesetError {
+fn yaml_error(file: &str, yaml: &str, e: &YamlError) -> Found {
     let mut inner = e.without_snippet();
     while let YamlError::AliasError { error, .. } = inner {
         inner = error.without_snippet();
@@ -57,24 +60,35 @@ fn yaml_error(file: &str, yaml: &str, e: &YamlError) -> RulesetError {
             u32::try_from(l.column()).unwrap_or(0),
         )
     });
-    let message = match inner {
+    let key = || key_on_line(yaml, line, column);
+    let mut more = true;
+    let (kind, field, message) = match inner {
         YamlError::SerdeUnknownField {
             field, expected, ..
-        } => match did_you_mean(field, expected.iter().copied()) {
-            Some(s) => format!("unknown key `{}`; did you mean `{s}`?", shown(field)),
-            None => format!(
-                "unknown key `{}` (expected one of: {})",
-                shown(field),
-                expected.join(", ")
-            ),
-        },
+        } => {
+            let message = match did_you_mean(field, expected.iter().copied()) {
+                Some(s) => format!("unknown key `{}`; did you mean `{s}`?", shown(field)),
+                None => format!(
+                    "unknown key `{}` (expected one of: {})",
+                    shown(field),
+                    expected.join(", ")
+                ),
+            };
+            (
+                ErrorKind::UnknownField,
+                Some(shown(field).into_owned()),
+                message,
+            )
+        }
         YamlError::SerdeUnknownVariant {
             variant, expected, ..
         } => {
-            let key = key_on_line(yaml, line, column)
+            let field = key();
+            let key = field
+                .as_ref()
                 .map(|k| format!(" for `{k}`"))
                 .unwrap_or_default();
-            match did_you_mean(variant, expected.iter().copied()) {
+            let message = match did_you_mean(variant, expected.iter().copied()) {
                 Some(s) => format!(
                     "unknown value `{}`{key}; did you mean `{s}`?",
                     shown(variant)
@@ -84,17 +98,38 @@ fn yaml_error(file: &str, yaml: &str, e: &YamlError) -> RulesetError {
                     shown(variant),
                     expected.join(", ")
                 ),
-            }
+            };
+            (ErrorKind::InvalidValue, field, message)
         }
-        YamlError::SerdeMissingField { field, .. } => format!("missing key `{field}`"),
-        YamlError::Eof { .. } => {
-            "the file is empty: a ruleset needs at least `id` and `name`".into()
+        YamlError::SerdeMissingField { field, .. } => {
+            more = false;
+            (
+                ErrorKind::MissingField,
+                Some(field.to_string()),
+                format!("missing key `{field}`"),
+            )
         }
+        YamlError::Eof { .. } => (
+            ErrorKind::MissingField,
+            None,
+            "the file is empty: a ruleset needs at least `id` and `name`".into(),
+        ),
         YamlError::Budget { breach, .. } => match breach {
-            serde_saphyr::budget::BudgetBreach::Depth { .. } => format!(
-                "the YAML nests deeper than {MAX_YAML_DEPTH} levels; a ruleset needs at most 5"
+            serde_saphyr::budget::BudgetBreach::Depth { .. } => (
+                ErrorKind::Limit,
+                None,
+                format!(
+                    "the YAML nests deeper than {MAX_YAML_DEPTH} levels; a ruleset needs at most 5"
+                ),
             ),
-            _ => format!("the YAML is too large or too complex for a ruleset ({breach:?})"),
+            _ => {
+                more = false;
+                (
+                    ErrorKind::Limit,
+                    None,
+                    format!("the YAML is too large or too complex for a ruleset ({breach:?})"),
+                )
+            }
         },
         _ => {
             let text = inner.render_with_formatter(&serde_saphyr::UserMessageFormatter);
@@ -112,30 +147,49 @@ fn yaml_error(file: &str, yaml: &str, e: &YamlError) -> RulesetError {
                 "expected string scalar" => "expected a text".to_string(),
                 _ => text,
             };
-            match key_on_line(yaml, line, column) {
+            let field = key();
+            let message = match &field {
                 Some(k) => format!("`{k}`: {text}"),
                 None => text,
+            };
+            let alias_limit = matches!(
+                inner,
+                YamlError::AliasReplayCounterOverflow { .. }
+                    | YamlError::AliasReplayLimitExceeded { .. }
+                    | YamlError::AliasExpansionLimitExceeded { .. }
+                    | YamlError::AliasReplayStackDepthExceeded { .. }
+            );
+            if alias_limit {
+                more = false;
+                (ErrorKind::Limit, field, message)
+            } else {
+                (ErrorKind::Syntax, field, message)
             }
         }
     };
-    RulesetError {
+    let error = RulesetError {
         path: file.to_string(),
         line: nz(line),
         column: nz(column),
+        field,
+        kind,
         message,
-    }
+    };
+    (error, more)
 }
 
 /// Parses YAML text into a ruleset spec.
-pub(crate) fn parse_spec(file: &str, yaml: &str) -> Result<RulesetSpec, RulesetError> {
+fn parse_spec(file: &str, yaml: &str) -> Result<RulesetSpec, Found> {
     if yaml.len() > MAX_YAML_BYTES {
-        return Err(in_file(
+        let e = in_file(
             file,
+            ErrorKind::Limit,
             format!(
                 "the file is {} bytes; a ruleset may have at most {MAX_YAML_BYTES}",
                 yaml.len()
             ),
-        ));
+        );
+        return Err((e, false));
     }
     serde_saphyr::from_str_with_options::<RulesetSpec>(yaml, yaml_options())
         .map_err(|e| yaml_error(file, yaml, &e))
@@ -159,14 +213,11 @@ pub(crate) fn parse_spec_all(
     while errors.len() < limits::MAX_ERRORS {
         match parse_spec(file, &text) {
             Ok(spec) => return (Some(spec), errors, text),
-            Err(e) => {
+            Err((e, more)) => {
                 let line = e.line;
-                // After a missing key or a budget breach the rest of the text says nothing more.
-                let last = e.message.starts_with("missing key")
-                    || e.message.contains("too large or too complex");
                 errors.push(e);
                 match line {
-                    Some(line) if !last && blank_entry(&mut text, line) => {}
+                    Some(line) if more && blank_entry(&mut text, line) => {}
                     _ => break,
                 }
             }

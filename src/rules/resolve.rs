@@ -9,7 +9,7 @@ use crate::ruleset::{AuthoredRuleset, Ruleset, RulesetRef};
 use super::base::{Base, OptionEntry, apply_hooks};
 use super::build::{self, build_ruleset};
 use super::cache::ContentHash;
-use super::error::{ResolveError, RulesetError, at, in_file};
+use super::error::{ErrorKind, ResolveError, RulesetError, at, in_file};
 use super::hooks::{Binding, ScriptHooks};
 use super::info::{HookInfo, OptionInfo, RefusedOption, RefusedTarget};
 use super::limits::shown;
@@ -82,13 +82,17 @@ fn rules_with(
         .iter()
         .find(|r| r.target == m.default_target)
     {
-        return Err(vec![in_file(
-            &base.file,
-            format!(
-                "option `{}` refuses the default target ({}); make another target the default",
-                r.option, m.default_target
-            ),
-        )]);
+        return Err(vec![
+            in_file(
+                &base.file,
+                ErrorKind::Conflict,
+                format!(
+                    "option `{}` refuses the default target ({}); make another target the default",
+                    r.option, m.default_target
+                ),
+            )
+            .on("match.default_target"),
+        ]);
     }
     Ok((
         ruleset,
@@ -195,15 +199,16 @@ fn check_option_specs(base: &Base) -> Vec<RulesetError> {
                     Some(s) => format!("; did you mean `{s}`?"),
                     None => String::new(),
                 };
-                errors.push(at(
-                    reason,
-                    &o.file,
-                    format!(
-                        "`options.{}.conflicts_with`: there is no option `{}`{hint}",
-                        o.id,
-                        shown(other)
-                    ),
-                ));
+                let field = format!("options.{}.conflicts_with", o.id);
+                errors.push(
+                    at(
+                        reason,
+                        &o.file,
+                        ErrorKind::UnknownReference,
+                        format!("`{field}`: there is no option `{}`{hint}", shown(other)),
+                    )
+                    .on(field),
+                );
             }
         }
     }

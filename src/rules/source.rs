@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use super::error::{RulesetError, at, in_file};
+use super::error::{ErrorKind, RulesetError, at, in_file};
 use super::hooks::{Binding, HookPoint, Script, compile};
 use super::limits::{self, is_script_name, shown};
 use super::parse::parse_spec_all;
@@ -67,12 +67,13 @@ fn bind_hooks(
             errors.push(at(
                 &spec.script,
                 file,
+                ErrorKind::InvalidValue,
                 format!(
                     "`hooks.{point}.script`: `{}` is not a script name; write the name of a `.rhai` file beside the ruleset (at most {} letters, digits, `-`, `_` and `.`), like `oklahoma.rhai`",
                     shown(script_name),
                     limits::MAX_SCRIPT_NAME
                 ),
-            ));
+            ).on(format!("hooks.{point}.script")));
             continue;
         }
         let Some(text) = scripts.get(script_name) else {
@@ -84,13 +85,17 @@ fn bind_hooks(
                     scripts.keys().cloned().collect::<Vec<_>>().join(", ")
                 ),
             };
-            errors.push(at(
-                &spec.script,
-                file,
-                format!(
-                    "`hooks.{point}.script`: no script `{script_name}` beside the ruleset{hint}"
-                ),
-            ));
+            errors.push(
+                at(
+                    &spec.script,
+                    file,
+                    ErrorKind::Script,
+                    format!(
+                        "`hooks.{point}.script`: no script `{script_name}` beside the ruleset{hint}"
+                    ),
+                )
+                .on(format!("hooks.{point}.script")),
+            );
             continue;
         };
         let script = compiled
@@ -107,11 +112,15 @@ fn bind_hooks(
             continue;
         };
         if !script.points.contains(&point) {
-            errors.push(at(
-                &spec.script,
-                file,
-                format!("`hooks.{point}`: `{script_name}` defines no function `{point}(ctx)`"),
-            ));
+            errors.push(
+                at(
+                    &spec.script,
+                    file,
+                    ErrorKind::Script,
+                    format!("`hooks.{point}`: `{script_name}` defines no function `{point}(ctx)`"),
+                )
+                .on(format!("hooks.{point}")),
+            );
             continue;
         }
         bound.insert((script_name.clone(), point));
@@ -149,14 +158,23 @@ pub(crate) fn parse_source(
         errors.push(at(
             &spec.id,
             &file,
+            ErrorKind::InvalidValue,
             format!(
                 "`id`: `{}` is not an id; use at most 64 lower-case letters, digits and dashes, like `straight-gin`",
                 shown(&spec.id.value)
             ),
-        ));
+        ).on("id"));
     }
     if spec.name.value.trim().is_empty() {
-        errors.push(at(&spec.name, &file, "`name` is empty"));
+        errors.push(
+            at(
+                &spec.name,
+                &file,
+                ErrorKind::InvalidValue,
+                "`name` is empty",
+            )
+            .on("name"),
+        );
     }
     let mut compiled = BTreeMap::new();
     let mut bound = BTreeSet::new();
@@ -174,11 +192,12 @@ pub(crate) fn parse_source(
         if !is_id(name) {
             errors.push(in_file(
                 &file,
+                ErrorKind::InvalidValue,
                 format!(
                     "`options`: `{}` is not an option id; use at most 64 lower-case letters, digits and dashes",
                     shown(name)
                 ),
-            ));
+            ).on("options"));
         }
         let Some(option) = option else { continue };
         let overlay = bind_hooks(
@@ -202,6 +221,8 @@ pub(crate) fn parse_source(
                     path: name.clone(),
                     line,
                     column,
+                    field: Some(format!("hooks.{point}")),
+                    kind: ErrorKind::Script,
                     message: format!(
                         "`{point}` is defined here, but no `hooks:` entry of {file} binds it to {name}"
                     ),
