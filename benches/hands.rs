@@ -3,30 +3,15 @@
 
 use std::hint::black_box;
 
+mod common;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gin_rules::bot;
-use gin_rules::engine::{Action, Event, Game, NewGame};
-use gin_rules::hooks::NoHooks;
-use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
+use gin_rules::ruleset::Ruleset;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn reference() -> RulesetRef {
-    RulesetRef {
-        id: "standard".into(),
-        options: vec![],
-        authored: None,
-    }
-}
-
-/// A one-hand game dealt from `seed`.
-fn deal(rules: &Ruleset, seed: u64) -> Option<Game<'_>> {
-    let mut game = NewGame::seeded(reference(), seed);
-    game.target = Some(Target::SingleHand);
-    Game::deal(rules, &NoHooks, game)
-        .ok()
-        .map(|dealt| dealt.game)
-}
+use common::{deal, hand_in_place};
 
 fn random_hand(rules: &Ruleset, seed: u64, rng: &mut ChaCha8Rng) -> usize {
     let Some(mut game) = deal(rules, seed) else {
@@ -42,33 +27,6 @@ fn random_hand(rules: &Ruleset, seed: u64, rng: &mut ChaCha8Rng) -> usize {
         match game.step(a) {
             Ok(next) => game = next.game,
             Err(_) => return steps,
-        }
-        steps += 1;
-    }
-}
-
-/// The same play through `apply` and `legal_actions_into`: one state changed in place and two
-/// reused buffers, as a simulation runs it.
-fn random_hand_in_place(
-    rules: &Ruleset,
-    seed: u64,
-    rng: &mut ChaCha8Rng,
-    legal: &mut Vec<Action>,
-    events: &mut Vec<Event>,
-) -> usize {
-    let Some(mut game) = deal(rules, seed) else {
-        return 0;
-    };
-    let mut steps = 0;
-    loop {
-        game.legal_actions_into(legal);
-        if legal.is_empty() {
-            return steps;
-        }
-        let a = &legal[rng.random_range(0..legal.len())];
-        events.clear();
-        if game.apply(a, events).is_err() {
-            return steps;
         }
         steps += 1;
     }
@@ -108,12 +66,13 @@ fn hands(c: &mut Criterion) {
     g.bench_function("random legal play in place", |b| {
         b.iter(|| {
             seed += 1;
-            black_box(random_hand_in_place(
+            black_box(hand_in_place(
                 &rules,
                 seed,
                 &mut rng,
                 &mut legal,
                 &mut events,
+                common::legal,
             ))
         })
     });

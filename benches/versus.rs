@@ -7,57 +7,20 @@
 
 use std::hint::black_box;
 
+mod common;
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gin_rules::engine::{Action, ActionKind, Event, Game, NewGame, Phase, Source, State};
-use gin_rules::hooks::NoHooks;
-use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
+use gin_rules::engine::{Action, ActionKind, Game, Phase, Source};
+use gin_rules::ruleset::Ruleset;
 use gin_rummy as jdh8;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// A one-hand game of the standard rules dealt from `seed`.
-fn deal(rules: &Ruleset, seed: u64) -> Option<Game<'_>> {
-    let mut game = NewGame::seeded(
-        RulesetRef {
-            id: "standard".into(),
-            options: vec![],
-            authored: None,
-        },
-        seed,
-    );
-    game.target = Some(Target::SingleHand);
-    Game::deal(rules, &NoHooks, game).ok().map(|d| d.game)
-}
-
-/// A hand of this engine, played in place with two reused buffers; the steps it took.
-fn ours(
-    rules: &Ruleset,
-    seed: u64,
-    rng: &mut ChaCha8Rng,
-    legal: &mut Vec<Action>,
-    events: &mut Vec<Event>,
-) -> usize {
-    let Some(mut game) = deal(rules, seed) else {
-        return 0;
-    };
-    let mut steps = 0;
-    loop {
-        game.legal_actions_into(legal);
-        if legal.is_empty() {
-            return steps;
-        }
-        let a = &legal[rng.random_range(0..legal.len())];
-        events.clear();
-        if game.apply(a, events).is_err() {
-            return steps;
-        }
-        steps += 1;
-    }
-}
+use common::{hand_in_place, legal as legal_actions};
 
 /// The moves of a hand in which nobody goes out (upcard, draws, discards), read from the state:
 /// what stepping costs without the going-out check.
-fn ours_moves(state: &State, out: &mut Vec<Action>) {
+fn ours_moves(state: &Game, out: &mut Vec<Action>) {
     out.clear();
     let Some(table) = state.tables.first() else {
         return;
@@ -97,32 +60,6 @@ fn ours_moves(state: &State, out: &mut Vec<Action>) {
             }
         }
         _ => {}
-    }
-}
-
-/// [`ours`] without going out.
-fn ours_stepping(
-    rules: &Ruleset,
-    seed: u64,
-    rng: &mut ChaCha8Rng,
-    legal: &mut Vec<Action>,
-    events: &mut Vec<Event>,
-) -> usize {
-    let Some(mut game) = deal(rules, seed) else {
-        return 0;
-    };
-    let mut steps = 0;
-    loop {
-        ours_moves(&game, legal);
-        if legal.is_empty() {
-            return steps;
-        }
-        let a = &legal[rng.random_range(0..legal.len())];
-        events.clear();
-        if game.apply(a, events).is_err() {
-            return steps;
-        }
-        steps += 1;
     }
 }
 
@@ -249,11 +186,20 @@ fn versus(c: &mut Criterion) {
     let (mut legal, mut events, mut moves) = (Vec::new(), Vec::new(), Vec::new());
     let n = 2000;
     let ours_steps: usize = (0..n)
-        .map(|seed| ours(&rules, seed, &mut rng, &mut legal, &mut events))
+        .map(|seed| {
+            hand_in_place(
+                &rules,
+                seed,
+                &mut rng,
+                &mut legal,
+                &mut events,
+                legal_actions,
+            )
+        })
         .sum();
     let their_steps: usize = (0..n).map(|_| theirs(&mut rng, &mut moves, true)).sum();
     let our_stepping: usize = (0..n)
-        .map(|seed| ours_stepping(&rules, seed, &mut rng, &mut legal, &mut events))
+        .map(|seed| hand_in_place(&rules, seed, &mut rng, &mut legal, &mut events, ours_moves))
         .sum();
     let their_stepping: usize = (0..n).map(|_| theirs(&mut rng, &mut moves, false)).sum();
     eprintln!(
@@ -269,7 +215,14 @@ fn versus(c: &mut Criterion) {
     g.bench_function("gin-rules (legal_actions_into + apply)", |b| {
         b.iter(|| {
             seed += 1;
-            black_box(ours(&rules, seed, &mut rng, &mut legal, &mut events))
+            black_box(hand_in_place(
+                &rules,
+                seed,
+                &mut rng,
+                &mut legal,
+                &mut events,
+                legal_actions,
+            ))
         })
     });
     g.bench_function("gin-rummy 0.1.3", |b| {
@@ -281,12 +234,13 @@ fn versus(c: &mut Criterion) {
     g.bench_function("gin-rules (apply)", |b| {
         b.iter(|| {
             seed += 1;
-            black_box(ours_stepping(
+            black_box(hand_in_place(
                 &rules,
                 seed,
                 &mut rng,
                 &mut legal,
                 &mut events,
+                ours_moves,
             ))
         })
     });
