@@ -306,15 +306,15 @@ fn gin_with_deadwood_is_refused() {
     let mut s = gin_state(&v);
     assert_eq!(result_of(&mut s).outcome, Outcome::Gin);
     result_of(&mut s).deadwood[1] = 10;
-    refused(&v, &s, "wrong deadwood");
+    refused(&v, &s, "played again, they give a different deadwood");
     // A knock relabelled gin: the knocker's cards leave 1.
     let mut s = over_state(&v);
     result_of(&mut s).outcome = Outcome::Gin;
-    refused(&v, &s, "gin leaves no deadwood, not 1");
+    refused(&v, &s, "played again, they give a different outcome");
     // Points that are not what the cards score.
     let mut s = gin_state(&v);
     result_of(&mut s).points[1] += 1;
-    refused(&v, &s, "wrong points");
+    refused(&v, &s, "played again, they give a different score");
 }
 
 #[test]
@@ -338,7 +338,7 @@ fn winners_that_are_not_seats_are_refused() {
     refused(
         &v,
         &s,
-        "the winner, seat 200, is not a player of this table",
+        "played again, they give a different winner",
     );
     let mut s = over_state(&v);
     s.winners = Some(vec![200]);
@@ -346,7 +346,7 @@ fn winners_that_are_not_seats_are_refused() {
     // A real seat that did not win.
     let mut s = over_state(&v);
     result_of(&mut s).winner = Some(0);
-    refused(&v, &s, "a knock with deadwood 36 is over the knock limit");
+    refused(&v, &s, "played again, they give a different winner");
 }
 
 #[test]
@@ -388,12 +388,16 @@ fn a_later_deal_is_the_seeded_one() {
     refused(
         &v,
         &bad,
-        "is not what is left of the stock dealt for deal 1",
+        "the cards of deal 1 are not the ones the match's seed deals",
     );
     // The two hands swapped.
     let mut bad = s.clone();
     bad.tables[0].hands.swap();
-    refused(&v, &bad, "which was neither dealt to them");
+    refused(
+        &v,
+        &bad,
+        "the cards of deal 1 are not the ones the match's seed deals",
+    );
 }
 
 #[test]
@@ -554,7 +558,7 @@ fn set_turn(s: &mut State, seat: u8) {
 }
 
 #[test]
-fn whose_turn_follows_the_cards_and_the_move_count() {
+fn whose_turn_and_the_move_count_follow_the_plays() {
     let v = variant("standard", &[]);
     let s = deal_deck(
         &v,
@@ -570,15 +574,15 @@ fn whose_turn_follows_the_cards_and_the_move_count() {
         seat: 0,
         stock_only: false,
     };
-    refused(&v, &s, "it cannot be seat 0's turn");
+    refused(&v, &s, "played again, they give a different phase");
     let mut s = passed.clone();
     s.tables[0].phase = Phase::Draw {
         seat: 1,
         stock_only: false,
     };
-    refused(&v, &s, "is from the stock only");
+    refused(&v, &s, "played again, they give a different phase");
 
-    // One turn played: the dealer draws, at move 4 and at no other count that fits the cards.
+    // One turn played: the dealer draws, at move 4 and at no other.
     let s = act(&v, &passed, 1, draw_stock());
     let one_turn = act(
         &v,
@@ -590,16 +594,17 @@ fn whose_turn_follows_the_cards_and_the_move_count() {
     );
     let mut s = one_turn.clone();
     set_turn(&mut s, 1);
-    refused(&v, &s, "it cannot be seat 1's turn");
-    // No taken card is held, and a card taken would still be held until two more stock draws.
-    for moves in [3, 5, 6, 8] {
+    refused(&v, &s, "played again, they give a different phase");
+    let mut s = one_turn.clone();
+    s.game.moves = 3;
+    refused(&v, &s, "the tables record 4 plays, more than the 3 moves");
+    for moves in [5, 6, 8] {
         let mut s = one_turn.clone();
         s.game.moves = moves;
-        refused(&v, &s, "of the first deal cannot be seat 0's turn");
+        refused(&v, &s, &format!("move {moves} of the first deal"));
     }
 
-    // Seat 0 takes 2D from the pile: a taken card held means at least one turn drew from the
-    // pile, but 5 moves fit no way of play that leaves these cards (4, 6 and 7 do).
+    // Seat 0 takes 2D from the pile and discards TD: 6 moves, and no other count.
     let s = act(
         &v,
         &one_turn,
@@ -616,11 +621,39 @@ fn whose_turn_follows_the_cards_and_the_move_count() {
             card: "TD".parse().unwrap(),
         },
     );
-    for (moves, fits) in [(4, true), (5, false), (6, true), (7, true)] {
+    for (moves, fits) in [(4, false), (5, false), (6, true), (7, false)] {
         let mut s = took.clone();
         s.game.moves = moves;
         assert_eq!(check(&v, &s).is_ok(), fits, "move {moves}");
     }
+}
+
+#[test]
+fn the_plays_must_lead_to_the_cards() {
+    let v = variant("standard", &[]);
+    let s = lay_off_state(&v);
+    let plays: Vec<String> = s.tables[0].plays.iter().map(|p| p.to_string()).collect();
+    assert_eq!(plays, ["pass", "pass", "stock 2D", "knock 2D"]);
+
+    // A different card drawn from the stock than the one on top.
+    let mut bad = s.clone();
+    bad.tables[0].plays[2] = "stock 3S".parse().unwrap();
+    refused(&v, &bad, "the plays recorded for this hand do not lead to it");
+    // A play left out, or one added.
+    let mut bad = s.clone();
+    bad.tables[0].plays.remove(1);
+    refused(&v, &bad, "the plays recorded for this hand do not lead to it");
+    let mut bad = s.clone();
+    bad.tables[0].plays.insert(0, "take".parse().unwrap());
+    refused(&v, &bad, "the plays recorded for this hand do not lead to it");
+
+    // The discard pile's order is what the plays leave: with the upcard under the knocker's
+    // discard, the two swapped are refused though every count fits.
+    let mut bad = s.clone();
+    let pile: Vec<Card> = bad.tables[0].discard.as_slice().iter().rev().copied().collect();
+    assert_eq!(pile.len(), 2);
+    bad.tables[0].discard = gin_rules::engine::Pile::from_bottom_up(&pile).unwrap();
+    refused(&v, &bad, "is not where knock 2D left it on the discard pile");
 }
 
 #[test]
