@@ -162,7 +162,14 @@ mod tests {
     #[test]
     fn plays_read_back_as_written() {
         for text in [
-            "take", "pass", "big_gin", "lay_off", "stock 7H", "pile TD", "discard AS", "knock KC",
+            "take",
+            "pass",
+            "big_gin",
+            "lay_off",
+            "stock 7H",
+            "pile TD",
+            "discard AS",
+            "knock KC",
             "gin 2D",
         ] {
             let play: Play = text.parse().unwrap();

@@ -335,11 +335,7 @@ fn winners_that_are_not_seats_are_refused() {
     let v = variant("standard", &[]);
     let mut s = over_state(&v);
     result_of(&mut s).winner = Some(200);
-    refused(
-        &v,
-        &s,
-        "played again, they give a different winner",
-    );
+    refused(&v, &s, "played again, they give a different winner");
     let mut s = over_state(&v);
     s.winners = Some(vec![200]);
     refused(&v, &s, "a winner is not a seat of this game");
@@ -638,22 +634,44 @@ fn the_plays_must_lead_to_the_cards() {
     // A different card drawn from the stock than the one on top.
     let mut bad = s.clone();
     bad.tables[0].plays[2] = "stock 3S".parse().unwrap();
-    refused(&v, &bad, "the plays recorded for this hand do not lead to it");
+    refused(
+        &v,
+        &bad,
+        "the plays recorded for this hand do not lead to it",
+    );
     // A play left out, or one added.
     let mut bad = s.clone();
     bad.tables[0].plays.remove(1);
-    refused(&v, &bad, "the plays recorded for this hand do not lead to it");
+    refused(
+        &v,
+        &bad,
+        "the plays recorded for this hand do not lead to it",
+    );
     let mut bad = s.clone();
     bad.tables[0].plays.insert(0, "take".parse().unwrap());
-    refused(&v, &bad, "the plays recorded for this hand do not lead to it");
+    refused(
+        &v,
+        &bad,
+        "the plays recorded for this hand do not lead to it",
+    );
 
     // The discard pile's order is what the plays leave: with the upcard under the knocker's
     // discard, the two swapped are refused though every count fits.
     let mut bad = s.clone();
-    let pile: Vec<Card> = bad.tables[0].discard.as_slice().iter().rev().copied().collect();
+    let pile: Vec<Card> = bad.tables[0]
+        .discard
+        .as_slice()
+        .iter()
+        .rev()
+        .copied()
+        .collect();
     assert_eq!(pile.len(), 2);
     bad.tables[0].discard = gin_rules::engine::Pile::from_bottom_up(&pile).unwrap();
-    refused(&v, &bad, "is not where knock 2D left it on the discard pile");
+    refused(
+        &v,
+        &bad,
+        "is not where knock 2D left it on the discard pile",
+    );
 }
 
 #[test]
@@ -684,4 +702,88 @@ fn a_reshuffled_stock_keeps_the_counts_of_a_dealt_one() {
         t.stock.push(c);
     }
     refused(&v, &moved, "more than the 31 it was dealt");
+}
+
+/// Both players take the discard and throw back another card, turn after turn: a hand that never
+/// ends, whose plays grow until its state no longer fits a request. That step is refused, and the
+/// state before it still plays.
+#[actix_web::test]
+async fn a_hand_too_long_to_carry_is_refused_at_the_step() {
+    use gin_rules::api::BODY_LIMIT;
+    use gin_rules::api::gate::STATE_ROOM;
+
+    let v = variant("standard", &[]);
+    let mut s = deal_deck(&v, deck(KNOCKER, DEFENDER, "KD", ""), Target::Points(100));
+    s = act(&v, &s, 1, ActionKind::Pass);
+    s = act(&v, &s, 0, ActionKind::Pass);
+    let mut g = game(&v, &s);
+    let mut events = Vec::new();
+    g.apply(&Action::new(1, draw_stock()), &mut events).unwrap();
+    let room = (BODY_LIMIT - STATE_ROOM) as u64;
+    let size = |g: &Game| serde_json::to_vec(g.state()).unwrap().len() as u64;
+    // Whole turns, checking the size now and then, until a few turns are left.
+    let mut seat = 1;
+    let mut turn = |g: &mut Game, seat: u8, events: &mut Vec<_>| {
+        let t = &g.tables[0];
+        let r = t.role(seat).unwrap();
+        let Phase::Discard { taken, .. } = t.phase else {
+            panic!("not a discard: {:?}", t.phase)
+        };
+        let card = t.hands[r].iter().find(|&c| Some(c) != taken).unwrap();
+        g.apply(&Action::new(seat, ActionKind::Discard { card }), events)
+            .unwrap();
+        let from = Source::Discard;
+        g.apply(&Action::new(1 - seat, ActionKind::Draw { from }), events)
+            .unwrap();
+    };
+    while size(&g) + 2_000 < room {
+        for _ in 0..20 {
+            turn(&mut g, seat, &mut events);
+            seat = 1 - seat;
+        }
+        events.clear();
+    }
+    // Single actions, until the next one would not fit.
+    let (last, action) = loop {
+        let t = &g.tables[0];
+        let r = t.role(seat).unwrap();
+        let action = match t.phase {
+            Phase::Discard { taken, .. } => {
+                let card = t.hands[r].iter().find(|&c| Some(c) != taken).unwrap();
+                Action::new(seat, ActionKind::Discard { card })
+            }
+            _ => Action::new(
+                seat,
+                ActionKind::Draw {
+                    from: Source::Discard,
+                },
+            ),
+        };
+        let before = g.clone();
+        g.apply(&action, &mut events).unwrap();
+        if matches!(action.kind, ActionKind::Discard { .. }) {
+            seat = 1 - seat;
+        }
+        if size(&g) > room {
+            break (before, action);
+        }
+    };
+    let plays = last.tables[0].plays.len();
+    assert!(plays > 15_000, "{plays} plays");
+    let app = Client::new(false).await;
+    let state = serde_json::to_value(last.state()).unwrap();
+    let (status, p) = app
+        .post("/v1/games/step", &json!({"state": state, "action": action}))
+        .await;
+    assert_eq!(status, 422, "{p}");
+    assert_eq!(p["type"], "state-too-large");
+    assert!(
+        p["detail"].as_str().unwrap().contains("played too long"),
+        "{p}"
+    );
+    // The state before the refused step is still good: it is viewed as it was.
+    let (status, _) = app
+        .post("/v1/games/view", &json!({"state": state, "seat": 0}))
+        .await;
+    assert_eq!(status, 200);
 }

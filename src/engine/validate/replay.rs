@@ -202,7 +202,9 @@ fn undo(t: &Table, actors: &[Role]) -> Result<Begin, String> {
     for (&played, &role) in t.plays.iter().zip(actors).rev() {
         if let Some(c) = played.discarded() {
             if pile.pop() != Some(c) {
-                return Err(format!("{c} is not where {played} left it on the discard pile"));
+                return Err(format!(
+                    "{c} is not where {played} left it on the discard pile"
+                ));
             }
             count[role.index()][c.bit() as usize] += 1;
         }
