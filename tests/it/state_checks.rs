@@ -723,7 +723,7 @@ async fn a_hand_too_long_to_carry_is_refused_at_the_step() {
     let size = |g: &Game| serde_json::to_vec(g.state()).unwrap().len() as u64;
     // Whole turns, checking the size now and then, until a few turns are left.
     let mut seat = 1;
-    let mut turn = |g: &mut Game, seat: u8, events: &mut Vec<_>| {
+    let turn = |g: &mut Game, seat: u8, events: &mut Vec<_>| {
         let t = &g.tables[0];
         let r = t.role(seat).unwrap();
         let Phase::Discard { taken, .. } = t.phase else {
