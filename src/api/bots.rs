@@ -81,7 +81,7 @@ pub fn play_bots(game: &mut Game, events: &mut Vec<crate::engine::Event>) -> Res
 #[serde(deny_unknown_fields)]
 pub struct SuggestRequest {
     /// The `state` of the last snapshot, verbatim.
-    #[schema(schema_with = super::openapi::state_schema)]
+    #[schema(schema_with = super::schemas::state_schema)]
     pub state: StateInput,
     /// The seat to suggest an action for: a seat that is to act now.
     #[schema(value_type = u8, example = 0)]

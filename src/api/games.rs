@@ -80,7 +80,7 @@ pub struct NewGameRequest {
 #[serde(deny_unknown_fields)]
 pub struct StepRequest {
     /// The `state` of the last snapshot, verbatim.
-    #[schema(schema_with = super::openapi::state_schema)]
+    #[schema(schema_with = super::schemas::state_schema)]
     pub state: StateInput,
     /// One of the snapshot's `legal_actions` (or any action; an illegal one is refused).
     pub action: Action,
@@ -91,7 +91,7 @@ pub struct StepRequest {
 #[serde(deny_unknown_fields)]
 pub struct ViewRequest {
     /// The `state` of the last snapshot, verbatim.
-    #[schema(schema_with = super::openapi::state_schema)]
+    #[schema(schema_with = super::schemas::state_schema)]
     pub state: StateInput,
     /// The seat whose view is wanted.
     #[schema(value_type = u8, example = 1)]

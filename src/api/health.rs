@@ -1,11 +1,9 @@
 //! `GET /healthz`, `GET /openapi.json` and `GET /docs`.
 
 use actix_web::http::header::ContentType;
-use actix_web::{HttpResponse, get};
+use actix_web::{HttpResponse, get, web};
 use serde::Serialize;
 use utoipa::ToSchema;
-
-use super::openapi;
 
 /// The server is up.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -36,11 +34,15 @@ pub async fn healthz() -> HttpResponse {
     responses((status = 200, description = "The OpenAPI document", content_type = "application/json"))
 )]
 #[get("/openapi.json")]
-pub async fn openapi_json() -> HttpResponse {
+pub async fn openapi_json(document: web::Data<Document>) -> HttpResponse {
     HttpResponse::Ok()
         .content_type(ContentType::json())
-        .body(openapi::document_text())
+        .body((document.0)())
 }
+
+/// Where `/openapi.json` takes its text from: the document describes this handler too, so the
+/// handler is given the text as app data rather than building it.
+pub struct Document(pub fn() -> &'static str);
 
 /// The API reference for a person: a self-contained page that renders `/openapi.json` (no
 /// internet access needed).

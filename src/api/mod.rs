@@ -26,11 +26,13 @@ pub mod play;
 pub mod pool;
 pub mod routes;
 pub mod rulesets;
+pub mod schemas;
 pub mod seal;
 pub mod seats;
 pub mod secrets;
 pub mod server;
 pub mod snapshot;
+mod spec_errors;
 mod spec_examples;
 mod spec_unions;
 
@@ -375,18 +377,20 @@ pub fn json_config() -> web::JsonConfig {
 
 /// Registers every route of the API. The caller adds an [`AppState`] as `web::Data`.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.app_data(json_config()).service(
-        web::scope("")
-            .wrap(
-                ErrorHandlers::new()
-                    .handler(StatusCode::NOT_FOUND, as_problem)
-                    .handler(StatusCode::METHOD_NOT_ALLOWED, as_problem),
-            )
-            .wrap(actix_web::middleware::from_fn(gate::body_gate))
-            .configure(routes::register)
-            .configure(play::register)
-            .default_service(web::to(not_found)),
-    );
+    cfg.app_data(json_config())
+        .app_data(web::Data::new(health::Document(openapi::document_text)))
+        .service(
+            web::scope("")
+                .wrap(
+                    ErrorHandlers::new()
+                        .handler(StatusCode::NOT_FOUND, as_problem)
+                        .handler(StatusCode::METHOD_NOT_ALLOWED, as_problem),
+                )
+                .wrap(actix_web::middleware::from_fn(gate::body_gate))
+                .configure(routes::register)
+                .configure(play::register)
+                .default_service(web::to(not_found)),
+        );
 }
 
 /// The methods of the routes `path` matches; a route without parameters that matches hides the

@@ -4,20 +4,14 @@
 //! `gin-rules openapi` prints it; `openapi/openapi.json` is that output, committed; the server
 //! serves the same bytes at `/openapi.json`.
 
-use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use serde_json::{Map, Value, json};
-use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::Schema;
+use serde_json::{Value, json};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, OpenApi, PartialSchema, ToSchema};
+use utoipa::{Modify, OpenApi};
 
-use crate::cards::{Card, CardSet};
-use crate::engine::{Pile, State};
-use crate::ruleset::Target;
+use crate::engine::State;
 
-use super::error::ApiError;
 use super::routes::{Route, routes};
 
 #[derive(OpenApi)]
@@ -95,7 +89,7 @@ pub fn document() -> Value {
         Ok(unreached) => tracing::warn!(?unreached, "API document: schemas without a real example"),
         Err(e) => tracing::error!(error = %e, "the examples of the API document"),
     }
-    add_error_responses(&mut doc, &routes);
+    super::spec_errors::add_error_responses(&mut doc, &routes);
     // OpenAPI 3.1 names a license by its SPDX expression (generators ask for it).
     doc["info"]["license"]["identifier"] = json!("MIT OR Apache-2.0");
     add_links(&mut doc);
@@ -127,136 +121,6 @@ pub fn document_text() -> &'static str {
         text.push('\n');
         text
     })
-}
-
-fn schema_from(value: Value) -> RefOr<Schema> {
-    serde_json::from_value::<Schema>(value)
-        .map(RefOr::T)
-        .unwrap_or_else(|_| RefOr::T(Schema::default()))
-}
-
-/// The schema of a `state` field: a sealed token or a plain state.
-pub fn state_schema() -> RefOr<Schema> {
-    schema_from(json!({
-        "description": "The game state, passed back verbatim with the next request: a sealed token \
-            (a string) when the server has a secret, else the plain state object.",
-        "oneOf": [
-            {
-                "type": "string",
-                "description": "A sealed state: base64url, authenticated and encrypted.",
-                "examples": [SEALED_EXAMPLE]
-            },
-            {"$ref": "#/components/schemas/State"}
-        ]
-    }))
-}
-
-const SEALED_EXAMPLE: &str = "AeJ2kQ8m1vYQ0y5x3cP7Hn0bq9Wf1kLx8s2Vd4t6u0ZcR7pE5mN3aB1hG9jK2lO4...";
-
-impl PartialSchema for Card {
-    fn schema() -> RefOr<Schema> {
-        schema_from(json!({
-            "type": "string",
-            "description": "A card: rank then suit. Ranks A 2 3 4 5 6 7 8 9 T J Q K, suits C D H S \
-                (\"TD\" is the ten of diamonds). Input also accepts 10 for T and lower case; output \
-                is always the canonical form.",
-            "pattern": "^(?:[2-9TtJjQqKkAa]|10)[CDHScdhs]$",
-            "examples": ["TD"]
-        }))
-    }
-}
-
-impl ToSchema for Card {
-    fn name() -> Cow<'static, str> {
-        Cow::Borrowed("Card")
-    }
-}
-
-impl PartialSchema for CardSet {
-    fn schema() -> RefOr<Schema> {
-        schema_from(json!({
-            "type": "array",
-            "description": "A set of distinct cards, listed clubs first, each suit from ace to king.",
-            "items": {"$ref": "#/components/schemas/Card"},
-            "uniqueItems": true,
-            "examples": [["5S", "6S", "7S"]]
-        }))
-    }
-}
-
-impl ToSchema for CardSet {
-    fn name() -> Cow<'static, str> {
-        Cow::Borrowed("CardSet")
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        schemas.push((Card::name().into(), Card::schema()));
-    }
-}
-
-impl PartialSchema for Pile {
-    fn schema() -> RefOr<Schema> {
-        schema_from(json!({
-            "type": "array",
-            "description": "Cards in order, bottom first: the last card is the top.",
-            "items": {"$ref": "#/components/schemas/Card"},
-            "maxItems": 52,
-            "examples": [["9H", "2C", "KD"]]
-        }))
-    }
-}
-
-impl ToSchema for Pile {
-    fn name() -> Cow<'static, str> {
-        Cow::Borrowed("Pile")
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        schemas.push((Card::name().into(), Card::schema()));
-    }
-}
-
-impl PartialSchema for Target {
-    fn schema() -> RefOr<Schema> {
-        schema_from(json!({
-            "description": "Points that win the match, or \"single_hand\" for one hand only.",
-            "oneOf": [
-                {"type": "integer", "format": "uint32", "minimum": 1, "description": "Points that win the match."},
-                {"$ref": "#/components/schemas/SingleHand"}
-            ],
-            "examples": [100]
-        }))
-    }
-}
-
-impl ToSchema for Target {
-    fn name() -> Cow<'static, str> {
-        Cow::Borrowed("Target")
-    }
-
-    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        schemas.push((SingleHand::name().into(), SingleHand::schema()));
-    }
-}
-
-/// The target of a match of one hand, named so that generated clients name it too.
-struct SingleHand;
-
-impl PartialSchema for SingleHand {
-    fn schema() -> RefOr<Schema> {
-        schema_from(json!({
-            "type": "string",
-            "enum": ["single_hand"],
-            "description": "One hand only: the match ends with the first hand.",
-            "examples": ["single_hand"]
-        }))
-    }
-}
-
-impl ToSchema for SingleHand {
-    fn name() -> Cow<'static, str> {
-        Cow::Borrowed("SingleHand")
-    }
 }
 
 /// The OpenAPI links between operations: how a client (and a stateful tester) goes on from an
@@ -404,111 +268,6 @@ fn bound_integers(v: &mut Value) {
     }
 }
 
-/// A typical error of each code, as documented.
-pub fn example_error(code: &str) -> Option<ApiError> {
-    Some(match code {
-        "invalid-json" => ApiError::InvalidJson(
-            "missing field `action` at line 1 column 2048".into(),
-        ),
-        "invalid-card" => ApiError::InvalidCard(
-            "\"1D\" is not a card (write rank then suit, like \"TD\" or \"10D\" for the ten of diamonds) at line 1 column 24".into(),
-        ),
-        "invalid-deck" => ApiError::InvalidDeck("the deck has 51 cards, not 52; lacks KS".into()),
-        "invalid-hand" => {
-            ApiError::InvalidHand("a hand to analyze has 10 or 11 cards, not 9".into())
-        }
-        "unknown-ruleset" => ApiError::UnknownRuleset {
-            id: "canasta".into(),
-            suggestion: None,
-        },
-        "unknown-option" => ApiError::UnknownOption(
-            "the ruleset does not offer the option \"jokers\"".into(),
-        ),
-        "incompatible-options" => ApiError::IncompatibleOptions(
-            "straight-gin replaces oklahoma: both decide when you may knock".into(),
-        ),
-        "invalid-ruleset" => super::spec_examples::broken_ruleset()?,
-        "script-error" => ApiError::ScriptError(
-            "hook knock_limit failed: ran over its limit of 100000 operations".into(),
-        ),
-        "invalid-state" => ApiError::InvalidState(vec![
-            "cards appear twice: 7H".into(),
-            "cards are missing: 2C".into(),
-        ]),
-        "tampered-state" => ApiError::TamperedState(
-            "the state token does not open with this server's secret (altered, cut, or sealed by another server)".into(),
-        ),
-        "illegal-action" => ApiError::IllegalAction {
-            detail: "deadwood 14 exceeds the knock limit 10".into(),
-            reason: "over-knock-limit",
-            legal_actions: vec![
-                crate::engine::Action::new(
-                    0,
-                    crate::engine::ActionKind::Discard {
-                        card: Card::new(crate::cards::Rank::King, crate::cards::Suit::Clubs),
-                    },
-                ),
-            ],
-        },
-        "unknown-seat" => {
-            ApiError::UnknownSeat("there is no seat 2: this game has seats 0 to 1".into())
-        }
-        "invalid-target" => ApiError::InvalidTarget(
-            "a target of 0 points would end the match before it starts".into(),
-        ),
-        "unknown-level" | "no-human-seat" => {
-            let bots = match code {
-                "unknown-level" => [("1", "expert")].as_slice(),
-                _ => &[("0", "basic"), ("1", "strong")],
-            };
-            let bots = bots
-                .iter()
-                .map(|&(s, l)| (s.to_string(), l.to_string()))
-                .collect();
-            return super::bots::parse_bots(Some(&bots), 2).err();
-        }
-        "bot-seat" => super::bots::bot_seat(1),
-        "not-your-turn" => super::bots::not_to_act(1, &[0]),
-        "payload-too-large" => ApiError::PayloadTooLarge {
-            limit: super::BODY_LIMIT,
-        },
-        "missing-seat-key" => ApiError::MissingSeatKey(
-            "this server binds play to seats: send the seat's key as Authorization: Bearer <key>"
-                .into(),
-        ),
-        "forbidden-seat" => {
-            ApiError::ForbiddenSeat("this key is seat 1's: it does not open seat 0".into())
-        }
-        "deck-not-allowed" => ApiError::DeckNotAllowed(
-            "this server binds play to seats and deals only decks nobody can foresee: leave out deck and decks".into(),
-        ),
-        "stale-state" => ApiError::StaleState(
-            "game 5f0c6a8e9b1d4e2fa3c47d21e0b9f8a6 has moved on since this state (move 16): continue from its latest state".into(),
-        ),
-        "replay-guard-unavailable" => ApiError::GuardUnavailable(
-            "the replay guard does not answer, so no step is accepted now: try again shortly"
-                .into(),
-        ),
-        "unsupported-media-type" => ApiError::UnsupportedMediaType(
-            "send the body as JSON with Content-Type: application/json".into(),
-        ),
-        "request-timeout" => ApiError::RequestTimeout(
-            "the request body did not arrive within 10000 ms: send the whole body promptly".into(),
-        ),
-        "server-busy" => ApiError::ServerBusy(
-            "the server is busy: all 2 engine threads stayed taken for 2000 ms; try again shortly"
-                .into(),
-        ),
-        "state-too-large" => ApiError::StateTooLarge(
-            "this game's state would be 258113 bytes, and every request that continues the game must carry it: at most 253952 bytes (the body limit of 262144 less 8192 for the action and the state's growth); make the authored ruleset or its scripts smaller".into(),
-        ),
-        "internal-error" => {
-            ApiError::Internal("the state could not be sealed: out of memory".into())
-        }
-        _ => return None,
-    })
-}
-
 /// The operations of the routes, at their paths, with the schemas they name.
 fn with_routes(mut api: utoipa::openapi::OpenApi, routes: &[Route]) -> utoipa::openapi::OpenApi {
     let mut schemas = Vec::new();
@@ -522,60 +281,6 @@ fn with_routes(mut api: utoipa::openapi::OpenApi, routes: &[Route]) -> utoipa::o
         components.schemas.entry(name).or_insert(schema);
     }
     api
-}
-
-/// Each route's error responses, from [`Route::errors`], by status.
-fn add_error_responses(doc: &mut Value, routes: &[Route]) {
-    for route in routes {
-        let pointer = format!(
-            "/paths/{}/{}/responses",
-            route.path.replace('~', "~0").replace('/', "~1"),
-            route.method_key()
-        );
-        let codes = &route.errors;
-        let Some(responses) = doc.pointer_mut(&pointer).and_then(Value::as_object_mut) else {
-            continue;
-        };
-        {
-            let mut by_status: Vec<(u16, Vec<ApiError>)> = Vec::new();
-            for error in codes.iter().filter_map(|c| example_error(c)) {
-                use actix_web::ResponseError;
-                let status = error.status_code().as_u16();
-                match by_status.iter_mut().find(|(s, _)| *s == status) {
-                    Some((_, list)) => list.push(error),
-                    None => by_status.push((status, vec![error])),
-                }
-            }
-            for (status, errors) in by_status {
-                let mut examples = Map::new();
-                for e in &errors {
-                    examples.insert(
-                        e.code().into(),
-                        json!({"summary": e.title(), "value": e.problem()}),
-                    );
-                }
-                let codes: Vec<&str> = errors.iter().map(ApiError::code).collect();
-                let mut response = json!({
-                    "description": format!("Problem details; `type` is one of: {}", codes.join(", ")),
-                    "content": {
-                        super::error::PROBLEM_JSON: {
-                            "schema": {"$ref": "#/components/schemas/Problem"},
-                            "examples": examples
-                        }
-                    }
-                });
-                if codes.contains(&"server-busy") {
-                    response["headers"] = json!({
-                        "Retry-After": {
-                            "description": "With `server-busy`: seconds to wait before trying again.",
-                            "schema": {"type": "integer", "minimum": 1}
-                        }
-                    });
-                }
-                responses.insert(status.to_string(), response);
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -596,6 +301,15 @@ mod tests {
             }
         }
         assert!(missing.is_empty(), "{missing:#?}");
+    }
+
+    /// Every schema's example is a real value: none is left with a hand-written one.
+    #[test]
+    fn every_schema_is_reached_by_a_real_value() {
+        let mut doc = document();
+        let real = super::super::spec_examples::collect();
+        let unreached = super::super::spec_examples::fill(&mut doc, &real).unwrap();
+        assert!(unreached.is_empty(), "{unreached:?}");
     }
 
     #[test]
@@ -668,15 +382,5 @@ mod tests {
             (&target["minimum"], &target["maximum"]),
             (&json!(1), &json!(u32::MAX))
         );
-    }
-
-    #[test]
-    fn every_documented_error_has_an_example() {
-        for route in routes() {
-            for code in &route.errors {
-                let e = example_error(code).unwrap_or_else(|| panic!("no example of {code}"));
-                assert_eq!(e.code(), *code);
-            }
-        }
     }
 }

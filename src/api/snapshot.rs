@@ -59,7 +59,7 @@ pub enum StateOutput {
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct Snapshot {
     /// Pass back verbatim with the next action.
-    #[schema(schema_with = super::openapi::state_schema)]
+    #[schema(schema_with = super::schemas::state_schema)]
     pub state: StateOutput,
     /// The game's id and the number of actions accepted so far.
     pub game: GameRef,

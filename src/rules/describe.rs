@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::ruleset::{AceRank, NextDealer, Ruleset, StockEnd};
 
+use super::fields::{self, count_words};
 use super::hooks::HookPoint;
 use super::info::HookInfo;
 use super::variant::Variant;
@@ -57,26 +58,15 @@ fn knocking(v: &Variant) -> String {
     }
     match v.ruleset.knock_limit {
         None => "Not allowed, whatever your deadwood: only gin goes out.".into(),
-        Some(0) => "Only with no deadwood at all, which is gin.".into(),
-        Some(n) => format!("Allowed once your deadwood is {n} or less."),
+        Some(n) => fields::KNOCK_LIMIT.say(n),
     }
-}
-
-/// A small count in words ("two"), as the rules are written.
-fn count_word(n: u8) -> String {
-    const WORDS: [&str; 11] = [
-        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    ];
-    WORDS
-        .get(usize::from(n))
-        .map_or_else(|| n.to_string(), |w| (*w).to_string())
 }
 
 fn stock_cards(n: u8) -> String {
     match n {
         0 => "the stock is empty".into(),
         1 => "one card is left in the stock".into(),
-        n => format!("{} cards are left in the stock", count_word(n)),
+        n => format!("{} cards are left in the stock", count_words(n.into())),
     }
 }
 
@@ -107,41 +97,32 @@ fn hand_ends(v: &Variant) -> String {
 }
 
 fn reserve_rule(n: u8) -> String {
-    match n {
-        0 => "Rule in force: every card of the stock may be drawn.".to_string(),
-        1 => "Rule in force: the last card of the stock is never drawn.".to_string(),
-        _ => format!(
-            "Rule in force: the last {} of the stock are never drawn.",
-            plural(n, "card")
-        ),
-    }
+    format!("Rule in force: {}", fields::RESERVE.say(n))
 }
 
 fn plural(n: u8, word: &str) -> String {
     if n == 1 {
         format!("one {word}")
     } else {
-        format!("{} {word}s", count_word(n))
+        format!("{} {word}s", count_words(n.into()))
     }
 }
 
 fn hand_score(v: &Variant) -> String {
     let r = &v.ruleset;
-    let mut s = if can_knock(v) {
-        let mut s = format!("Gin scores the opponent's deadwood plus {}", r.gin_bonus);
-        if let Some(b) = r.big_gin_bonus {
-            s.push_str(&format!("; big gin, plus {b}"));
+    let mut s = fields::GIN_BONUS.say(r.gin_bonus);
+    let big_gin = r.big_gin_bonus.map(|b| fields::BIG_GIN_BONUS.say(b));
+    if can_knock(v) {
+        if let Some(b) = big_gin {
+            s.push_str(&format!("; big gin, {b}"));
         }
         s.push_str(". A knock scores the difference between the two deadwood counts.");
-        s
     } else {
-        let mut s = format!("Gin scores the opponent's deadwood plus {}", r.gin_bonus);
-        if let Some(b) = r.big_gin_bonus {
-            s.push_str(&format!(" (big gin: plus {b})"));
+        if let Some(b) = big_gin {
+            s.push_str(&format!(" (big gin: {b})"));
         }
         s.push_str(", the only way to score.");
-        s
-    };
+    }
     if let Some(h) = v.hook(HookPoint::ScoreMultiplier) {
         s.push_str(&format!(
             " Every score of a hand, bonuses included, is multiplied as {}.",
@@ -166,8 +147,8 @@ fn lay_offs(v: &Variant) -> String {
             "lower"
         };
         s.push_str(&format!(
-            "; if their deadwood is{then} {cmp} than the knocker's, it is an undercut: they score the difference plus {}.",
-            r.undercut_bonus
+            "; if their deadwood is{then} {cmp} than the knocker's, it is an undercut: {}.",
+            fields::UNDERCUT_BONUS.say(r.undercut_bonus)
         ));
         s
     } else {
@@ -298,21 +279,19 @@ fn match_row(v: &Variant) -> String {
             t.reason.trim().trim_end_matches('.')
         ));
     }
-    if m.game_bonus > 0 || m.box_bonus > 0 || m.shutout_multiplier > 1 {
-        let mut b = Vec::new();
-        if m.game_bonus > 0 {
-            b.push(format!("{} to the winner of a game", m.game_bonus));
-        }
-        if m.box_bonus > 0 {
-            b.push(format!("{} a box for every hand won", m.box_bonus));
-        }
-        if m.shutout_multiplier > 1 {
-            b.push(format!(
-                "the winner's total times {} when the loser scored nothing",
-                m.shutout_multiplier
-            ));
-        }
-        s.push_str(&format!(" Bonuses at the end of a game: {}.", b.join("; ")));
+    let bonuses: Vec<String> = [
+        fields::GAME_BONUS.say(m.game_bonus),
+        fields::BOX_BONUS.say(m.box_bonus),
+        fields::SHUTOUT_MULTIPLIER.say(m.shutout_multiplier),
+    ]
+    .into_iter()
+    .filter(|b| !b.is_empty())
+    .collect();
+    if !bonuses.is_empty() {
+        s.push_str(&format!(
+            " Bonuses at the end of a game: {}.",
+            bonuses.join("; ")
+        ));
     }
     for point in [HookPoint::MatchLayout, HookPoint::RecordResult] {
         if let Some(h) = v.hook(point) {
@@ -342,15 +321,6 @@ fn match_row(v: &Variant) -> String {
     s
 }
 
-fn seats_word(n: u8) -> String {
-    match n {
-        2 => "Two players".into(),
-        3 => "Three players".into(),
-        4 => "Four players".into(),
-        n => format!("{n} players"),
-    }
-}
-
 fn values_text(r: &Ruleset) -> String {
     let standard = crate::ruleset::MeldRules::standard().values;
     let names = [
@@ -374,9 +344,9 @@ fn values_text(r: &Ruleset) -> String {
 fn form(v: &Variant) -> String {
     let r = &v.ruleset;
     let mut s = format!(
-        "{}, {} cards each",
-        seats_word(r.seats),
-        count_word(r.hand_size)
+        "{}, {}",
+        fields::SEATS.say(r.seats),
+        fields::HAND_SIZE.say(r.hand_size)
     );
     if let Some(h) = v.hook(HookPoint::Seating) {
         s.push_str(&format!(
@@ -403,11 +373,6 @@ fn form(v: &Variant) -> String {
         s.push_str(" A card taken from the discard pile may not be discarded in the same turn.");
     }
     let m = &r.melds;
-    let sets = if m.set_min == m.set_max {
-        format!("{}", m.set_min)
-    } else {
-        format!("{} or {}", m.set_min, m.set_max)
-    };
     let ace = match (m.ace, m.wrap) {
         (AceRank::Low, _) => "the ace is low (A-2-3, not Q-K-A)",
         (AceRank::High, _) => "the ace is high (Q-K-A, not A-2-3)",
@@ -415,8 +380,9 @@ fn form(v: &Variant) -> String {
         (AceRank::Both, true) => "the ace is high or low and runs go round the corner (K-A-2)",
     };
     s.push_str(&format!(
-        " Sets of {sets} cards of a rank, runs of {} or more cards of a suit; {ace}. {}",
-        m.run_min,
+        " {}, {}; {ace}. {}",
+        fields::SET_MIN.say_span(m.set_min.into(), m.set_max.into()),
+        fields::RUN_MIN.say(m.run_min),
         values_text(r)
     ));
     s

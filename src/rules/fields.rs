@@ -1,6 +1,7 @@
-//! The whole-number fields of a ruleset, each declared once: its key, its range and what it
-//! means. The JSON Schema (`rulesets/schema.json`) takes its range and description from here, and
-//! the loader its check and message.
+//! The whole-number fields of a ruleset, each declared once: its key, its range, what it means
+//! and how the rules table says a value of it. The JSON Schema (`rulesets/schema.json`) takes its
+//! range and description from here, the loader its check and message, and the rules table
+//! (`describe.rs`) its wording.
 
 use schemars::Schema;
 use serde_json::{Map, Value};
@@ -16,47 +17,74 @@ pub struct IntField {
     /// The schema description; `{range}` is replaced by the range in words, `{max}` by the
     /// maximum. `None`: no description.
     pub about: Option<&'static str>,
+    /// How the rules table says a value: the first case whose value matches (`None` matches
+    /// any) gives the text, where `{n}` is the value, `{count}` the value in words ("two") and
+    /// `{Count}` the same capitalised. An empty text: the value goes unsaid.
+    pub says: &'static [(Option<i64>, &'static str)],
 }
 
-const fn field(key: &'static str, min: i64, max: i64, about: &'static str) -> IntField {
+const fn field(
+    key: &'static str,
+    min: i64,
+    max: i64,
+    about: &'static str,
+    says: &'static [(Option<i64>, &'static str)],
+) -> IntField {
     IntField {
         key,
         min,
         max: Some(max),
         about: Some(about),
+        says,
     }
 }
 
 /// A bonus in points.
 const BONUS_MAX: i64 = 10_000;
 
-pub const SEATS: IntField = field("seats", 2, 4, "Players: {range}.");
+pub const SEATS: IntField = field(
+    "seats",
+    2,
+    4,
+    "Players: {range}.",
+    &[(None, "{Count} players")],
+);
 /// Each rank's value, under `deck.values.<rank>`.
 pub const CARD_VALUE: IntField = IntField {
     key: "deck.values",
     min: 0,
     max: Some(100),
     about: None,
+    says: &[],
 };
 pub const SET_MIN: IntField = field(
     "melds.set_min",
     3,
     4,
     "Fewest cards of one rank in a set ({range}).",
+    &[(None, "Sets of {n} cards of a rank")],
 );
 pub const SET_MAX: IntField = field(
     "melds.set_max",
     3,
     4,
     "Most cards of one rank in a set (at most {max}).",
+    &[],
 );
 pub const RUN_MIN: IntField = field(
     "melds.run_min",
     3,
     13,
     "Fewest consecutive cards of one suit in a run ({range}).",
+    &[(None, "runs of {n} or more cards of a suit")],
 );
-pub const HAND_SIZE: IntField = field("deal.hand_size", 3, 20, "Cards dealt to each player.");
+pub const HAND_SIZE: IntField = field(
+    "deal.hand_size",
+    3,
+    20,
+    "Cards dealt to each player.",
+    &[(None, "{count} cards each")],
+);
 pub const KNOCK_LIMIT: IntField = IntField {
     key: "knocking.knock_limit",
     min: 0,
@@ -64,43 +92,69 @@ pub const KNOCK_LIMIT: IntField = IntField {
     about: Some(
         "Most deadwood a knocker may keep (a `knock_limit` hook may set it per hand instead).",
     ),
+    says: &[
+        (Some(0), "Only with no deadwood at all, which is gin."),
+        (None, "Allowed once your deadwood is {n} or less."),
+    ],
 };
 pub const GIN_BONUS: IntField = field(
     "scoring.gin_bonus",
     0,
     BONUS_MAX,
     "Added to the defender's deadwood for gin.",
+    &[(None, "Gin scores the opponent's deadwood plus {n}")],
 );
 pub const BIG_GIN_BONUS: IntField = field(
     "scoring.big_gin_bonus",
     0,
     BONUS_MAX,
     "Added to the defender's deadwood for big gin.",
+    &[(None, "plus {n}")],
 );
 pub const UNDERCUT_BONUS: IntField = field(
     "scoring.undercut_bonus",
     0,
     BONUS_MAX,
     "Added to the difference for an undercut.",
+    &[(None, "they score the difference plus {n}")],
 );
-pub const RESERVE: IntField = field("stock.reserve", 0, 20, "Stock cards that are never drawn.");
+pub const RESERVE: IntField = field(
+    "stock.reserve",
+    0,
+    20,
+    "Stock cards that are never drawn.",
+    &[
+        (Some(0), "every card of the stock may be drawn."),
+        (Some(1), "the last card of the stock is never drawn."),
+        (None, "the last {count} cards of the stock are never drawn."),
+    ],
+);
 pub const GAME_BONUS: IntField = field(
     "match.game_bonus",
     0,
     BONUS_MAX,
     "Given to the winner of a game (classic bonuses; 0 = none).",
+    &[(Some(0), ""), (None, "{n} to the winner of a game")],
 );
 pub const BOX_BONUS: IntField = field(
     "match.box_bonus",
     0,
     BONUS_MAX,
     "Given to each player for every hand won in a game (0 = none).",
+    &[(Some(0), ""), (None, "{n} a box for every hand won")],
 );
 pub const SHUTOUT_MULTIPLIER: IntField = field(
     "match.shutout_multiplier",
     1,
     10,
     "Multiplies the winner's whole total when the loser scored nothing (1 = none).",
+    &[
+        (Some(1), ""),
+        (
+            None,
+            "the winner's total times {n} when the loser scored nothing",
+        ),
+    ],
 );
 
 impl IntField {
@@ -121,16 +175,39 @@ impl IntField {
     fn range_words(&self) -> String {
         match self.max {
             None => format!("{} or more", self.min),
-            Some(max) if max - self.min <= 2 => {
-                let all: Vec<String> = (self.min..=max).map(|n| n.to_string()).collect();
-                match all.split_last() {
-                    Some((last, [])) => last.clone(),
-                    Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-                    None => String::new(),
-                }
-            }
-            Some(max) => format!("{} to {max}", self.min),
+            Some(max) => span_words(self.min, max),
         }
+    }
+
+    /// How the rules table says the value `n`.
+    pub fn say(&self, n: impl Into<i64>) -> String {
+        let n = n.into();
+        let count = count_words(n);
+        let mut chars = count.chars();
+        let capitalised: String = chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default();
+        self.case(Some(n))
+            .replace("{n}", &n.to_string())
+            .replace("{count}", &count)
+            .replace("{Count}", &capitalised)
+    }
+
+    /// How the rules table says "any value from `lo` to `hi`" ("Sets of 3 or 4 cards of a
+    /// rank"); a single value as [`IntField::say`] says it.
+    pub fn say_span(&self, lo: i64, hi: i64) -> String {
+        if lo == hi {
+            return self.say(lo);
+        }
+        self.case(None).replace("{n}", &span_words(lo, hi))
+    }
+
+    fn case(&self, n: Option<i64>) -> &'static str {
+        self.says
+            .iter()
+            .find(|(value, _)| value.is_none() || *value == n)
+            .map_or("", |(_, text)| text)
     }
 
     /// What the schema of the field gets (`#[schemars(transform = FIELD.schema())]`): its
@@ -156,6 +233,30 @@ impl IntField {
             *object = out;
         }
     }
+}
+
+/// "3", "3 or 4", "2, 3 or 4", "3 to 13".
+fn span_words(lo: i64, hi: i64) -> String {
+    if hi - lo > 2 {
+        return format!("{lo} to {hi}");
+    }
+    let all: Vec<String> = (lo..=hi).map(|n| n.to_string()).collect();
+    match all.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// A small count in words ("two"), as the rules are written; digits from 11 on.
+pub fn count_words(n: i64) -> String {
+    const WORDS: [&str; 11] = [
+        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    usize::try_from(n)
+        .ok()
+        .and_then(|i| WORDS.get(i))
+        .map_or_else(|| n.to_string(), |w| (*w).to_string())
 }
 
 #[cfg(test)]
@@ -185,5 +286,34 @@ mod tests {
             KNOCK_LIMIT.check("knocking.knock_limit", 5_000_000),
             Ok(5_000_000)
         );
+    }
+
+    #[test]
+    fn a_value_is_said_by_its_first_matching_case() {
+        assert_eq!(SEATS.say(3), "Three players");
+        assert_eq!(HAND_SIZE.say(11), "11 cards each");
+        assert_eq!(
+            KNOCK_LIMIT.say(0),
+            "Only with no deadwood at all, which is gin."
+        );
+        assert_eq!(
+            KNOCK_LIMIT.say(10),
+            "Allowed once your deadwood is 10 or less."
+        );
+        assert_eq!(RESERVE.say(0), "every card of the stock may be drawn.");
+        assert_eq!(RESERVE.say(1), "the last card of the stock is never drawn.");
+        assert_eq!(
+            RESERVE.say(2),
+            "the last two cards of the stock are never drawn."
+        );
+        assert_eq!(GAME_BONUS.say(0), "");
+        assert_eq!(SHUTOUT_MULTIPLIER.say(1), "");
+        assert_eq!(
+            SHUTOUT_MULTIPLIER.say(2),
+            "the winner's total times 2 when the loser scored nothing"
+        );
+        assert_eq!(SET_MIN.say_span(3, 4), "Sets of 3 or 4 cards of a rank");
+        assert_eq!(SET_MIN.say_span(3, 3), "Sets of 3 cards of a rank");
+        assert_eq!(CARD_VALUE.say(5), "");
     }
 }
