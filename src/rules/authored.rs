@@ -1,7 +1,7 @@
 //! Authored rulesets, sent with requests: checked once, cached by content hash, resolved with
 //! options.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::ruleset::{AuthoredRuleset, RulesetRef};
@@ -163,22 +163,25 @@ fn resolve_errors(e: ResolveError) -> Vec<RulesetError> {
     }
 }
 
-/// Drops "with option `x`: M" when the ruleset alone already has M at the same place.
+/// Drops an option's repeat of a problem the ruleset alone already has: a later error at the
+/// same place, about the same field and of the same kind, whose message ends with the earlier
+/// one's (an option tells the ruleset's problem again, led by its own name). Place, field and
+/// kind alone do not tell problems apart: two bad targets of one list share all three.
 fn without_option_repeats(errors: Vec<RulesetError>) -> Vec<RulesetError> {
-    let plain: BTreeSet<(String, Option<u32>, Option<u32>, String)> = errors
-        .iter()
-        .map(|e| (e.path.clone(), e.line, e.column, e.message.clone()))
-        .collect();
+    type Place = (String, Option<u32>, Option<u32>, Option<String>, ErrorKind);
+    let mut told: BTreeMap<Place, Vec<String>> = BTreeMap::new();
     errors
         .into_iter()
         .filter(|e| {
-            let Some(rest) = e.message.strip_prefix("with option `") else {
-                return true;
-            };
-            let Some((_, message)) = rest.split_once("`: ") else {
-                return true;
-            };
-            !plain.contains(&(e.path.clone(), e.line, e.column, message.to_string()))
+            let place = (e.path.clone(), e.line, e.column, e.field.clone(), e.kind);
+            let messages = told.entry(place).or_default();
+            let repeat = messages
+                .iter()
+                .any(|m| e.message.len() > m.len() && e.message.ends_with(m.as_str()));
+            if !repeat {
+                messages.push(e.message.clone());
+            }
+            !repeat
         })
         .collect()
 }

@@ -480,6 +480,32 @@ mod examples {
 mod errors {
     use super::*;
 
+    /// An option that changes nothing finds the ruleset's own problems again: each is told once.
+    /// Problems that only share a place, a field and a kind (two bad targets of one list) are all
+    /// told, and so is an option's own problem.
+    #[test]
+    fn a_problem_of_the_ruleset_is_not_repeated_for_each_option() {
+        let plain = "id: x\nname: X\nmelds:\n  set_min: 5\nmatch:\n  targets: [0, -5]\n";
+        let alone = errors_of(plain, &[]);
+        let targets: Vec<_> = alone
+            .iter()
+            .filter(|e| e.field.as_deref() == Some("match.targets"))
+            .collect();
+        assert!(
+            targets.len() == 2 && targets[0].kind == targets[1].kind,
+            "{alone:#?}"
+        );
+        let with_options =
+            format!("{plain}options:\n  quick:\n    name: Quick\n  slow:\n    name: Slow\n");
+        assert_eq!(errors_of(&with_options, &[]), alone);
+
+        let own = one_error(
+            "id: x\nname: X\noptions:\n  big:\n    name: Big\n    melds:\n      set_min: 5\n",
+            &[],
+        );
+        assert_eq!(own.field.as_deref(), Some("melds.set_min"), "{own}");
+    }
+
     #[test]
     fn an_unknown_key_is_placed_and_corrected() {
         let e = one_error(
