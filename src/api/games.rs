@@ -196,7 +196,10 @@ pub(super) fn deal(app: &AppState, req: NewGameRequest, id: GameId) -> Result<Ve
         .filter(|s| !dealt.game.bots.contains_key(s))
         .collect();
     let mut snapshot = Snapshot::new(app, &variant, dealt.game, dealt.events, audience)?;
-    check_state_fits(&snapshot.state)?;
+    check_state_fits(
+        &snapshot.state,
+        "make the authored ruleset or its scripts smaller",
+    )?;
     snapshot.seats = app.seat_keys.as_ref().map(|k| k.issue(id, &humans));
     to_json(&snapshot)
 }
@@ -272,6 +275,17 @@ pub(super) fn apply(
     play_bots(&mut stepped.game, &mut stepped.events)?;
     let to = stepped.game.game;
     let snapshot = Snapshot::new(app, &opened.variant, stepped.game, stepped.events, audience)?;
+    // A hand's plays grow with every turn: one played so long that its state no longer fits a
+    // request is refused here rather than answered with a state no request can carry.
+    if let Err(error) = check_state_fits(
+        &snapshot.state,
+        "this hand has been played too long to continue",
+    ) {
+        return Ok(Applied::Refused {
+            game: game.game,
+            error,
+        });
+    }
     Ok(Applied::Stepped {
         from: game.game,
         to,

@@ -125,8 +125,8 @@ impl Gate {
 pub const STATE_ROOM: usize = 8 * 1024;
 
 /// `422 state-too-large` when `state` would not fit, with room to spare, in the body of the
-/// requests that continue the game.
-pub fn check_state_fits(state: &StateOutput) -> Result<(), ApiError> {
+/// requests that continue the game; `remedy` tells the client what makes it smaller.
+pub fn check_state_fits(state: &StateOutput, remedy: &str) -> Result<(), ApiError> {
     let mut count = ByteCount(0);
     serde_json::to_writer(&mut count, state)
         .map_err(|e| ApiError::Internal(format!("the state does not serialise: {e}")))?;
@@ -135,7 +135,7 @@ pub fn check_state_fits(state: &StateOutput) -> Result<(), ApiError> {
         return Err(ApiError::StateTooLarge(format!(
             "this game's state would be {} bytes, and every request that continues the game must \
              carry it: at most {room} bytes (the body limit of {BODY_LIMIT} less {STATE_ROOM} for \
-             the action and the state's growth); make the authored ruleset or its scripts smaller",
+             the action and the state's growth); {remedy}",
             count.0
         )));
     }

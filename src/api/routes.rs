@@ -73,6 +73,7 @@ pub fn routes() -> Vec<Route> {
                 "script-error",
                 "invalid-deck",
                 "unknown-seat",
+                "state-too-large",
                 "internal-error",
             ]),
         Route::of(games::view)

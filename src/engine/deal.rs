@@ -142,6 +142,49 @@ pub fn check_deck(deck: &[Card]) -> Result<(), DealError> {
     }
 }
 
+/// The cards of a deal: hands dealt one at a time, first player first, then the upcard; the
+/// rest is the stock.
+pub(crate) struct Dealt {
+    pub hands: ByRole<CardSet>,
+    pub upcard: Card,
+    pub stock: Pile,
+}
+
+/// `deck` (top first) dealt `n` cards each; `None` when it is too short for that (or too long).
+pub(crate) fn dealt(deck: &[Card], n: usize) -> Option<Dealt> {
+    let upcard = *deck.get(2 * n)?;
+    let mut hands = ByRole::<CardSet>::default();
+    for (&c, role) in deck.iter().take(2 * n).zip(Role::ALL.into_iter().cycle()) {
+        hands[role].insert(c);
+    }
+    let mut stock = Pile::new();
+    for &c in deck[2 * n + 1..].iter().rev() {
+        if !stock.push(c) {
+            return None;
+        }
+    }
+    Some(Dealt {
+        hands,
+        upcard,
+        stock,
+    })
+}
+
+/// The phase a hand opens with: the upcard offered to the first player, or their first draw.
+pub(crate) fn opening(rules: &Ruleset, seats: ByRole<Seat>) -> Phase {
+    if rules.upcard_offer {
+        Phase::UpcardOffer {
+            seat: seats[Role::First],
+            passes: 0,
+        }
+    } else {
+        Phase::Draw {
+            seat: seats[Role::First],
+            stock_only: false,
+        }
+    }
+}
+
 /// Deals a table from `deck` (top first, in the API's deal order).
 pub(crate) fn deal_table(
     rules: &Ruleset,
@@ -153,24 +196,17 @@ pub(crate) fn deal_table(
     deck: &[Card],
 ) -> Result<(Table, Event), DealError> {
     let n = usize::from(rules.hand_size);
-    if deck.len() < 2 * n + 1 {
+    let Some(Dealt {
+        hands,
+        upcard,
+        stock,
+    }) = dealt(deck, n)
+    else {
         return Err(DealError::Unsupported(format!(
             "{n} cards each need a deck of more than {} cards",
             2 * n
         )));
-    }
-    let mut hands = ByRole::<CardSet>::default();
-    for (&c, role) in deck.iter().take(2 * n).zip(Role::ALL.into_iter().cycle()) {
-        hands[role].insert(c);
-    }
-    let upcard = deck[2 * n];
-    let mut stock = Pile::new();
-    for &c in deck[2 * n + 1..].iter().rev() {
-        if !stock.push(c) {
-            stock = Pile::new();
-            break;
-        }
-    }
+    };
     let mut discard = Pile::new();
     discard.push(upcard);
     let info = DealInfo {
@@ -202,17 +238,7 @@ pub(crate) fn deal_table(
         }
         .into());
     }
-    let phase = if rules.upcard_offer {
-        Phase::UpcardOffer {
-            seat: seats[Role::First],
-            passes: 0,
-        }
-    } else {
-        Phase::Draw {
-            seat: seats[Role::First],
-            stock_only: false,
-        }
-    };
+    let phase = opening(rules, seats);
     let event = Event::Dealt {
         table: table_index,
         deal: state.deal_number,
@@ -234,6 +260,7 @@ pub(crate) fn deal_table(
         multiplier,
         reshuffles: 0,
         phase,
+        plays: Vec::new(),
     };
     Ok((table, event))
 }

@@ -11,6 +11,7 @@ mod game;
 mod identity;
 mod legal;
 mod pile;
+mod plays;
 mod rule;
 mod score;
 mod start;
@@ -27,6 +28,7 @@ pub use event::Event;
 pub use game::{Game, Stepped};
 pub use identity::{BadGameId, GameId, GameRef};
 pub use pile::Pile;
+pub use plays::{ParsePlayError, Play};
 pub use start::NewGame;
 pub use state::{
     GameBonus, HandResult, Knock, MatchRecord, Phase, STATE_VERSION, Scores, State, Table,

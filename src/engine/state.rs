@@ -14,9 +14,10 @@ use crate::ruleset::{RulesetRef, Seat, Target};
 
 use super::identity::GameRef;
 use super::pile::Pile;
+use super::plays::Play;
 
 /// Bumped whenever the serialised shape of `State` changes.
-pub const STATE_VERSION: u32 = 2;
+pub const STATE_VERSION: u32 = 3;
 
 /// A whole game, plain: everything needed to continue it (the stock order and both hands
 /// included, so it is for trusted backends; a server with a secret seals it).
@@ -81,6 +82,9 @@ pub struct Table {
     pub reshuffles: u32,
     /// Where this table's hand stands.
     pub phase: Phase,
+    /// What was played at this table this hand, in order (since the last reshuffle, which
+    /// starts the list again).
+    pub plays: Vec<Play>,
 }
 
 impl Table {

@@ -12,6 +12,7 @@ use super::deal;
 use super::error::{IllegalAction, Overflow, StepError};
 use super::event::Event;
 use super::identity::GameRef;
+use super::plays::Play;
 use super::rule::{self, AfterDiscard};
 use super::score;
 use super::state::{HandResult, Knock, Phase, State, Table};
@@ -169,18 +170,32 @@ impl TableCtx<'_> {
     }
 }
 
-fn play(
+/// Plays `kind` for `seat` at `table` and records it in the table's plays. On error the table
+/// may be half changed: callers play on a copy or restore it.
+pub(crate) fn play(
     ctx: &TableCtx,
     table: &mut Table,
     seat: Seat,
     kind: &ActionKind,
     events: &mut Vec<Event>,
 ) -> Result<(), StepError> {
+    let played = play_unrecorded(ctx, table, seat, kind, events)?;
+    table.plays.push(played);
+    Ok(())
+}
+
+fn play_unrecorded(
+    ctx: &TableCtx,
+    table: &mut Table,
+    seat: Seat,
+    kind: &ActionKind,
+    events: &mut Vec<Event>,
+) -> Result<Play, StepError> {
     let rules = ctx.rules;
     let t = ctx.table_index;
     let r = table.role(seat).ok_or(IllegalAction::SittingOut(seat))?;
     let other = table.seats[r.other()];
-    match (table.phase.clone(), kind) {
+    let played = match (table.phase.clone(), kind) {
         (Phase::UpcardOffer { .. }, ActionKind::TakeUpcard) => {
             let card = table.discard.pop().ok_or(IllegalAction::DiscardPileEmpty)?;
             table.hands[r].insert(card);
@@ -195,6 +210,7 @@ fn play(
                 taken: Some(card),
                 must_go_out: false,
             };
+            Play::Take
         }
         (Phase::UpcardOffer { passes, .. }, ActionKind::Pass) => {
             events.push(Event::Passed { table: t, seat });
@@ -209,6 +225,7 @@ fn play(
                     stock_only: true,
                 }
             };
+            Play::Pass
         }
         (Phase::UpcardOffer { .. }, _) => return Err(IllegalAction::DecideOnUpcard.into()),
 
@@ -221,6 +238,7 @@ fn play(
                     }
                     if rule::reshuffles_before_draw(rules, table) {
                         let cards = deal::reshuffle(ctx.seed, ctx.deal, t, table)?;
+                        table.plays.clear();
                         events.push(Event::Reshuffled { table: t, cards });
                     }
                     table.stock.pop().ok_or(exhausted)?
@@ -246,6 +264,10 @@ fn play(
                 taken: (*from == Source::Discard).then_some(card),
                 must_go_out: false,
             };
+            match from {
+                Source::Stock => Play::Stock(card),
+                Source::Discard => Play::Pile(card),
+            }
         }
         (Phase::Draw { .. }, ActionKind::TakeUpcard) => {
             return Err(IllegalAction::UpcardNotOffered.into());
@@ -280,10 +302,12 @@ fn play(
                 taken: Some(card),
                 must_go_out: true,
             };
+            Play::Pile(card)
         }
         (Phase::LastDiscard { .. }, ActionKind::Pass) => {
             events.push(Event::Passed { table: t, seat });
             end_dead(ctx, table, events);
+            Play::Pass
         }
         (
             Phase::LastDiscard { .. },
@@ -316,7 +340,7 @@ fn play(
             table.phase = match rule::after_discard(rules, table) {
                 AfterDiscard::Dead => {
                     end_dead(ctx, table, events);
-                    return Ok(());
+                    return Ok(Play::Discard(*card));
                 }
                 AfterDiscard::LastDiscard => Phase::LastDiscard { seat: other },
                 AfterDiscard::Draw => Phase::Draw {
@@ -324,6 +348,7 @@ fn play(
                     stock_only: false,
                 },
             };
+            Play::Discard(*card)
         }
         (Phase::Discard { taken, .. }, ActionKind::Knock { discard, melds }) => {
             let limit = table.knock_limit.ok_or(IllegalAction::NoKnocking)?;
@@ -343,6 +368,7 @@ fn play(
                 Outcome::Knock
             };
             go_out(ctx, table, r, Some(*discard), arrangement, outcome, events)?;
+            Play::Knock(*discard)
         }
         (Phase::Discard { taken, .. }, ActionKind::Gin { discard, melds }) => match discard {
             Some(discard) => {
@@ -361,6 +387,7 @@ fn play(
                     Outcome::Gin,
                     events,
                 )?;
+                Play::Gin(*discard)
             }
             None => {
                 if !rule::plays_big_gin(rules) {
@@ -371,6 +398,7 @@ fn play(
                     return Err(IllegalAction::NotBigGin.into());
                 }
                 go_out(ctx, table, r, None, arrangement, Outcome::BigGin, events)?;
+                Play::BigGin
             }
         },
         (Phase::Discard { .. }, ActionKind::Draw { .. }) => {
@@ -407,11 +435,12 @@ fn play(
                 plan.lay_offs,
             )?;
             end_hand(table, result, events);
+            Play::LayOff
         }
         (Phase::LayOff { .. }, _) => return Err(IllegalAction::MustLayOff.into()),
         (Phase::Over { .. }, _) => return Err(IllegalAction::HandIsOver.into()),
-    }
-    Ok(())
+    };
+    Ok(played)
 }
 
 /// The arrangement a player shows: theirs, checked, or the best one.

@@ -306,15 +306,15 @@ fn gin_with_deadwood_is_refused() {
     let mut s = gin_state(&v);
     assert_eq!(result_of(&mut s).outcome, Outcome::Gin);
     result_of(&mut s).deadwood[1] = 10;
-    refused(&v, &s, "wrong deadwood");
+    refused(&v, &s, "played again, they give a different deadwood");
     // A knock relabelled gin: the knocker's cards leave 1.
     let mut s = over_state(&v);
     result_of(&mut s).outcome = Outcome::Gin;
-    refused(&v, &s, "gin leaves no deadwood, not 1");
+    refused(&v, &s, "played again, they give a different outcome");
     // Points that are not what the cards score.
     let mut s = gin_state(&v);
     result_of(&mut s).points[1] += 1;
-    refused(&v, &s, "wrong points");
+    refused(&v, &s, "played again, they give a different score");
 }
 
 #[test]
@@ -335,18 +335,14 @@ fn winners_that_are_not_seats_are_refused() {
     let v = variant("standard", &[]);
     let mut s = over_state(&v);
     result_of(&mut s).winner = Some(200);
-    refused(
-        &v,
-        &s,
-        "the winner, seat 200, is not a player of this table",
-    );
+    refused(&v, &s, "played again, they give a different winner");
     let mut s = over_state(&v);
     s.winners = Some(vec![200]);
     refused(&v, &s, "a winner is not a seat of this game");
     // A real seat that did not win.
     let mut s = over_state(&v);
     result_of(&mut s).winner = Some(0);
-    refused(&v, &s, "a knock with deadwood 36 is over the knock limit");
+    refused(&v, &s, "played again, they give a different winner");
 }
 
 #[test]
@@ -388,12 +384,16 @@ fn a_later_deal_is_the_seeded_one() {
     refused(
         &v,
         &bad,
-        "is not what is left of the stock dealt for deal 1",
+        "the cards of deal 1 are not the ones the match's seed deals",
     );
     // The two hands swapped.
     let mut bad = s.clone();
     bad.tables[0].hands.swap();
-    refused(&v, &bad, "which was neither dealt to them");
+    refused(
+        &v,
+        &bad,
+        "the cards of deal 1 are not the ones the match's seed deals",
+    );
 }
 
 #[test]
@@ -554,7 +554,7 @@ fn set_turn(s: &mut State, seat: u8) {
 }
 
 #[test]
-fn whose_turn_follows_the_cards_and_the_move_count() {
+fn whose_turn_and_the_move_count_follow_the_plays() {
     let v = variant("standard", &[]);
     let s = deal_deck(
         &v,
@@ -570,15 +570,15 @@ fn whose_turn_follows_the_cards_and_the_move_count() {
         seat: 0,
         stock_only: false,
     };
-    refused(&v, &s, "it cannot be seat 0's turn");
+    refused(&v, &s, "played again, they give a different phase");
     let mut s = passed.clone();
     s.tables[0].phase = Phase::Draw {
         seat: 1,
         stock_only: false,
     };
-    refused(&v, &s, "is from the stock only");
+    refused(&v, &s, "played again, they give a different phase");
 
-    // One turn played: the dealer draws, at move 4 and at no other count that fits the cards.
+    // One turn played: the dealer draws, at move 4 and at no other.
     let s = act(&v, &passed, 1, draw_stock());
     let one_turn = act(
         &v,
@@ -590,16 +590,17 @@ fn whose_turn_follows_the_cards_and_the_move_count() {
     );
     let mut s = one_turn.clone();
     set_turn(&mut s, 1);
-    refused(&v, &s, "it cannot be seat 1's turn");
-    // No taken card is held, and a card taken would still be held until two more stock draws.
-    for moves in [3, 5, 6, 8] {
+    refused(&v, &s, "played again, they give a different phase");
+    let mut s = one_turn.clone();
+    s.game.moves = 3;
+    refused(&v, &s, "the tables record 4 plays, more than the 3 moves");
+    for moves in [5, 6, 8] {
         let mut s = one_turn.clone();
         s.game.moves = moves;
-        refused(&v, &s, "of the first deal cannot be seat 0's turn");
+        refused(&v, &s, &format!("move {moves} of the first deal"));
     }
 
-    // Seat 0 takes 2D from the pile: a taken card held means at least one turn drew from the
-    // pile, but 5 moves fit no way of play that leaves these cards (4, 6 and 7 do).
+    // Seat 0 takes 2D from the pile and discards TD: 6 moves, and no other count.
     let s = act(
         &v,
         &one_turn,
@@ -616,11 +617,61 @@ fn whose_turn_follows_the_cards_and_the_move_count() {
             card: "TD".parse().unwrap(),
         },
     );
-    for (moves, fits) in [(4, true), (5, false), (6, true), (7, true)] {
+    for (moves, fits) in [(4, false), (5, false), (6, true), (7, false)] {
         let mut s = took.clone();
         s.game.moves = moves;
         assert_eq!(check(&v, &s).is_ok(), fits, "move {moves}");
     }
+}
+
+#[test]
+fn the_plays_must_lead_to_the_cards() {
+    let v = variant("standard", &[]);
+    let s = lay_off_state(&v);
+    let plays: Vec<String> = s.tables[0].plays.iter().map(|p| p.to_string()).collect();
+    assert_eq!(plays, ["pass", "pass", "stock 2D", "knock 2D"]);
+
+    // A different card drawn from the stock than the one on top.
+    let mut bad = s.clone();
+    bad.tables[0].plays[2] = "stock 3S".parse().unwrap();
+    refused(
+        &v,
+        &bad,
+        "the plays recorded for this hand do not lead to it",
+    );
+    // A play left out, or one added.
+    let mut bad = s.clone();
+    bad.tables[0].plays.remove(1);
+    refused(
+        &v,
+        &bad,
+        "the plays recorded for this hand do not lead to it",
+    );
+    let mut bad = s.clone();
+    bad.tables[0].plays.insert(0, "take".parse().unwrap());
+    refused(
+        &v,
+        &bad,
+        "the plays recorded for this hand do not lead to it",
+    );
+
+    // The discard pile's order is what the plays leave: with the upcard under the knocker's
+    // discard, the two swapped are refused though every count fits.
+    let mut bad = s.clone();
+    let pile: Vec<Card> = bad.tables[0]
+        .discard
+        .as_slice()
+        .iter()
+        .rev()
+        .copied()
+        .collect();
+    assert_eq!(pile.len(), 2);
+    bad.tables[0].discard = gin_rules::engine::Pile::from_bottom_up(&pile).unwrap();
+    refused(
+        &v,
+        &bad,
+        "is not where knock 2D left it on the discard pile",
+    );
 }
 
 #[test]
@@ -651,4 +702,88 @@ fn a_reshuffled_stock_keeps_the_counts_of_a_dealt_one() {
         t.stock.push(c);
     }
     refused(&v, &moved, "more than the 31 it was dealt");
+}
+
+/// Both players take the discard and throw back another card, turn after turn: a hand that never
+/// ends, whose plays grow until its state no longer fits a request. That step is refused, and the
+/// state before it still plays.
+#[actix_web::test]
+async fn a_hand_too_long_to_carry_is_refused_at_the_step() {
+    use gin_rules::api::BODY_LIMIT;
+    use gin_rules::api::gate::STATE_ROOM;
+
+    let v = variant("standard", &[]);
+    let mut s = deal_deck(&v, deck(KNOCKER, DEFENDER, "KD", ""), Target::Points(100));
+    s = act(&v, &s, 1, ActionKind::Pass);
+    s = act(&v, &s, 0, ActionKind::Pass);
+    let mut g = game(&v, &s);
+    let mut events = Vec::new();
+    g.apply(&Action::new(1, draw_stock()), &mut events).unwrap();
+    let room = (BODY_LIMIT - STATE_ROOM) as u64;
+    let size = |g: &Game| serde_json::to_vec(g.state()).unwrap().len() as u64;
+    // Whole turns, checking the size now and then, until a few turns are left.
+    let mut seat = 1;
+    let turn = |g: &mut Game, seat: u8, events: &mut Vec<_>| {
+        let t = &g.tables[0];
+        let r = t.role(seat).unwrap();
+        let Phase::Discard { taken, .. } = t.phase else {
+            panic!("not a discard: {:?}", t.phase)
+        };
+        let card = t.hands[r].iter().find(|&c| Some(c) != taken).unwrap();
+        g.apply(&Action::new(seat, ActionKind::Discard { card }), events)
+            .unwrap();
+        let from = Source::Discard;
+        g.apply(&Action::new(1 - seat, ActionKind::Draw { from }), events)
+            .unwrap();
+    };
+    while size(&g) + 2_000 < room {
+        for _ in 0..20 {
+            turn(&mut g, seat, &mut events);
+            seat = 1 - seat;
+        }
+        events.clear();
+    }
+    // Single actions, until the next one would not fit.
+    let (last, action) = loop {
+        let t = &g.tables[0];
+        let r = t.role(seat).unwrap();
+        let action = match t.phase {
+            Phase::Discard { taken, .. } => {
+                let card = t.hands[r].iter().find(|&c| Some(c) != taken).unwrap();
+                Action::new(seat, ActionKind::Discard { card })
+            }
+            _ => Action::new(
+                seat,
+                ActionKind::Draw {
+                    from: Source::Discard,
+                },
+            ),
+        };
+        let before = g.clone();
+        g.apply(&action, &mut events).unwrap();
+        if matches!(action.kind, ActionKind::Discard { .. }) {
+            seat = 1 - seat;
+        }
+        if size(&g) > room {
+            break (before, action);
+        }
+    };
+    let plays = last.tables[0].plays.len();
+    assert!(plays > 15_000, "{plays} plays");
+    let app = Client::new(false).await;
+    let state = serde_json::to_value(last.state()).unwrap();
+    let (status, p) = app
+        .post("/v1/games/step", &json!({"state": state, "action": action}))
+        .await;
+    assert_eq!(status, 422, "{p}");
+    assert_eq!(p["type"], "state-too-large");
+    assert!(
+        p["detail"].as_str().unwrap().contains("played too long"),
+        "{p}"
+    );
+    // The state before the refused step is still good: it is viewed as it was.
+    let (status, _) = app
+        .post("/v1/games/view", &json!({"state": state, "seat": 0}))
+        .await;
+    assert_eq!(status, 200);
 }

@@ -1,27 +1,18 @@
 //! The deal the tables come from: seated as the ruleset seats it, with the knock limit and
-//! multiplier its hooks give, and (after the first deal, which may come from an explicit deck)
-//! dealt from the match's seed.
+//! multiplier its hooks give. (That its cards are the seeded ones is checked by [`super::replay`].)
 
-use crate::cards::{Card, CardSet};
 use crate::game_types::TableSeating;
 use crate::hooks::{DealInfo, Hooks};
-use crate::role::Role;
 use crate::ruleset::{Ruleset, Seat};
 
-use super::super::deal::{seating, shuffled_deck};
+use super::super::deal::seating;
 use super::super::score;
-use super::super::state::{Phase, State, Table};
-use super::{at, drawn_from_stock};
+use super::super::state::State;
+use super::at;
 
 pub(super) fn check_deal(rules: &Ruleset, hooks: &dyn Hooks, state: &State, p: &mut Vec<String>) {
     check_seating(rules, hooks, state, p);
     check_hand_rules(rules, hooks, state, p);
-    if state.deal_number > 0 {
-        let named = state.tables.len() > 1;
-        for (i, t) in state.tables.iter().enumerate() {
-            check_seeded(rules, state, t, i, &at(i, named), p);
-        }
-    }
 }
 
 /// The tables are the seating the `seating` hook gives for this deal, with some dealer.
@@ -143,73 +134,5 @@ fn limit_words(limit: Option<u8>) -> String {
     match limit {
         Some(l) => l.to_string(),
         None => "none (only gin goes out)".into(),
-    }
-}
-
-/// A later deal comes from the seed: the upcard is the seeded one, and (until a reshuffle) the
-/// stock is what is left of the seeded stock, drawn from the top, and each player holds only
-/// their own dealt cards, cards drawn from the stock and cards taken from the discard pile.
-fn check_seeded(
-    rules: &Ruleset,
-    state: &State,
-    t: &Table,
-    index: usize,
-    at: &str,
-    p: &mut Vec<String>,
-) {
-    let n = usize::from(rules.hand_size);
-    let deck = shuffled_deck(state.seed, state.deal_number, index as u8);
-    let Some(&upcard) = deck.get(2 * n) else {
-        return;
-    };
-    if t.upcard != upcard {
-        p.push(format!(
-            "{at}the upcard of deal {} is {upcard}, not {}",
-            state.deal_number, t.upcard
-        ));
-        return;
-    }
-    if t.reshuffles > 0 {
-        return;
-    }
-    let dealt_stock: Vec<Card> = deck[2 * n + 1..].iter().rev().copied().collect();
-    let left = t.stock.len();
-    if dealt_stock.get(..left) != Some(t.stock.as_slice()) {
-        p.push(format!(
-            "{at}the stock is not what is left of the stock dealt for deal {}",
-            state.deal_number
-        ));
-        return;
-    }
-    let Some(drawn) = drawn_from_stock(rules, t) else {
-        return;
-    };
-    // Drawing from the stock in the middle of a turn: the card drawn is the last one drawn.
-    if let Phase::Discard {
-        seat, taken: None, ..
-    } = t.phase
-        && let (Some(r), Some(&last)) = (t.role(seat), dealt_stock.get(left))
-        && (!t.hands[r].contains(last) || t.taken[r].contains(last))
-    {
-        p.push(format!(
-            "{at}seat {seat} drew {last} from the stock this turn but does not hold it"
-        ));
-    }
-    let drawn: CardSet = dealt_stock[left..left + drawn].iter().copied().collect();
-    for r in Role::ALL {
-        let dealt: CardSet = deck[..2 * n]
-            .iter()
-            .skip(r.index())
-            .step_by(2)
-            .copied()
-            .collect();
-        let unexplained = t.hands[r].minus(t.taken[r]).minus(dealt).minus(drawn);
-        if !unexplained.is_empty() {
-            p.push(format!(
-                "{at}seat {} holds {unexplained}, which was neither dealt to them, drawn from the \
-                 stock nor taken from the discard pile",
-                t.seats[r]
-            ));
-        }
     }
 }

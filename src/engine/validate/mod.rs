@@ -7,20 +7,18 @@
 //!    ruleset's hook gives, lengths, seats, the target;
 //! 2. each table ([`table::check_table`]): every card once, hand sizes, piles and phase as play
 //!    leaves them;
-//! 3. across fields ([`deal`], [`result`], [`record::check_scores`], [`turn`]): the seating,
-//!    knock limit and multiplier the hooks give for this deal, the seeded deck of a later deal,
-//!    each hand result as the cards score it, scores, closed games, bonuses and winners as the
-//!    results make them, and whose turn it is as the draws and the move count allow.
+//! 3. across fields ([`deal`], [`record`], [`replay`]): the seating, knock limit and multiplier
+//!    the hooks give for this deal; scores, closed games, bonuses and winners as the results make
+//!    them; and each table's hand played again from its deal through the plays it records, which
+//!    must give its cards, phase and result exactly (a later deal's cards are the seeded ones).
 //!
-//! Some reachable-looking states still pass: the order of earlier play is not recorded, so the
-//! checks are the necessary conditions that the state itself can answer (see README, "Plain
-//! states").
+//! What no check can see: the play of earlier deals, and the play before a reshuffle, whose plays
+//! are not kept (see README, "Plain states").
 
 mod deal;
 mod record;
-mod result;
+mod replay;
 mod table;
-mod turn;
 
 use crate::hooks::Hooks;
 use crate::ruleset::Ruleset;
@@ -64,12 +62,9 @@ pub(crate) fn validate(
         return Err(InvalidState { problems: p });
     }
     deal::check_deal(rules, hooks, state, &mut p);
-    for (i, t) in state.tables.iter().enumerate() {
-        result::check_result(rules, state, t, i, &at(i, named), &mut p);
-    }
     record::check_scores(rules, hooks, state, &mut p);
     record::check_moves(rules, state, &mut p);
-    turn::check_turns(rules, state, &mut p);
+    replay::check_replays(rules, state, &mut p);
     if p.is_empty() {
         Ok(())
     } else {
