@@ -87,7 +87,7 @@ fn field_rows(out: &mut String, prefix: &str, fields: &[Field]) {
         ));
         match f.ty {
             Ty::Map(inner) => field_rows(out, &format!("{name}."), inner),
-            Ty::Maps(inner) => field_rows(out, &format!("{name}[i]."), inner),
+            Ty::Maps(inner) | Ty::Objects(inner) => field_rows(out, &format!("{name}[i]."), inner),
             _ => {}
         }
     }
@@ -99,12 +99,22 @@ a fixed value is not enough. The YAML file binds it under `hooks:` (`knock_limit
 oklahoma.rhai, rule: ...}`); `rulesets/oklahoma.rhai`, `rulesets/hollywood.rhai` and
 `rulesets/four-player.rhai` are worked examples.
 
-Each hook takes one parameter, the **context**: a map the engine builds for that call. A script
-may change its copy, never the game. Cards are strings like `\"TD\"`, seats are integers from 0,
-and **`hand_number` counts from 0** (the first hand of a match is hand 0). Every context has
-`default`: what the plain ruleset data would decide, in the shape of the decision, so a hook can
-return `ctx[\"default\"]` to leave a case alone (`default` is a reserved word in Rhai, so it is read
-with brackets). Reading a field a context does not have is an error that names the field meant
+Each hook takes one parameter, the **context**: a read-only object the engine builds for that
+call, with one property per field below (`ctx.hand_number`; `ctx[\"hand_number\"]` reads the
+same). A script reads it and never changes it, nor the game: it copies a field into a variable to
+work on it (`let t = ctx.totals; t[0] += 1;`). The games and results inside a context are objects of
+the same kind (`r.winner`, `game.points[side]`); every other value is a plain Rhai integer, string,
+array or map. A context is not a map: `type_of(ctx)` is the name of its type (`\"DealContext\"`,
+`\"LayoutContext\"`, `\"SeatingContext\"`, `\"RecordContext\"`, `\"DealerContext\"`; `\"Game\"` and
+`\"TableResult\"` inside), map functions such as `keys()` do not apply to it, and `print(ctx)` shows
+its fields as a map. A field is made into a Rhai value when the script reads it, so a hook pays only
+for what it reads (read a field once into a variable rather than in every turn of a loop).
+
+Cards are strings like `\"TD\"`, seats are integers from 0, and **`hand_number` counts from 0** (the
+first hand of a match is hand 0). Every context has `default`: what the plain ruleset data would
+decide, in the shape of the decision, so a hook can return `ctx[\"default\"]` to leave a case alone
+(`default` is a reserved word in Rhai, so it is read with brackets). Reading a field a context does
+not have is an error that names the field meant
 (`ctx.hand_nubmer`: \"no field `hand_nubmer`; did you mean `hand_number`?\"), and `gin-rules check`
 plays a few sample games of the ruleset, alone and with each option, so such a mistake shows
 before a game is dealt.

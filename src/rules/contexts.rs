@@ -27,6 +27,8 @@ pub enum Ty {
     Map(&'static [Field]),
     /// An array of maps with these fields.
     Maps(&'static [Field]),
+    /// An array of read-only objects with these properties (an observer sees each as a map).
+    Objects(&'static [Field]),
 }
 
 /// One field of a context (or of a map inside it).
@@ -232,10 +234,14 @@ pub const CONTEXTS: [HookContext; 6] = [
             SIDES,
             f(
                 "games",
-                Ty::Maps(GAME),
-                "the match before this deal, one map per game",
+                Ty::Objects(GAME),
+                "the match before this deal, one object per game",
             ),
-            f("results", Ty::Maps(RESULT), "one map per table of the deal"),
+            f(
+                "results",
+                Ty::Objects(RESULT),
+                "one object per table of the deal",
+            ),
         ],
         default: f(
             "default",
@@ -260,8 +266,8 @@ pub const CONTEXTS: [HookContext; 6] = [
             SIDES,
             f(
                 "results",
-                Ty::Maps(RESULT),
-                "one map per table of the deal just played (as in `record_result`)",
+                Ty::Objects(RESULT),
+                "one object per table of the deal just played (as in `record_result`)",
             ),
         ],
         default: f(
@@ -286,6 +292,24 @@ impl HookContext {
             .iter()
             .map(|f| f.name)
             .chain(std::iter::once("default"))
+    }
+
+    /// The names a script may read from the context and from the maps and objects inside it.
+    pub fn names_within(&self) -> Vec<&'static str> {
+        fn add(out: &mut Vec<&'static str>, fields: &[Field]) {
+            for f in fields {
+                if !out.contains(&f.name) {
+                    out.push(f.name);
+                }
+                if let Ty::Map(inner) | Ty::Maps(inner) | Ty::Objects(inner) = f.ty {
+                    add(out, inner);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        add(&mut out, self.fields);
+        add(&mut out, std::slice::from_ref(&self.default));
+        out
     }
 
     /// Checks a context the engine built against this declaration: the same keys, each of its
@@ -346,7 +370,7 @@ fn check_value(path: &str, ty: Ty, v: &Dynamic) -> Result<(), String> {
             };
             return check_map(path, fields, &m);
         }
-        Ty::Maps(fields) => {
+        Ty::Maps(fields) | Ty::Objects(fields) => {
             let Some(a) = v.clone().try_cast::<rhai::Array>() else {
                 return Err(format!("{path} is a {}, not an array", v.type_name()));
             };
@@ -377,6 +401,7 @@ impl Ty {
             Ty::Sides => "array of arrays of integers",
             Ty::Map(_) => "map",
             Ty::Maps(_) => "array of maps",
+            Ty::Objects(_) => "array of objects",
         }
     }
 }

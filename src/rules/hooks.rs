@@ -11,8 +11,9 @@
 //! [`MAX_PRINT_LINES`] lines per call or per budget.
 //!
 //! A script defines functions. Each public function must be a hook point ([`HookPoint`]) taking
-//! one parameter, the context (a read-only map: a script may change its copy, never the game);
-//! helpers are `private fn`. Nothing else may stand at the top of a script. The YAML file binds
+//! one parameter, the context: a read-only object of a type registered with the sandbox
+//! ([`objects`]), whose fields are properties (`ctx.dealer`, `ctx["default"]`) made into Rhai
+//! values only when read; helpers are `private fn`. Nothing else may stand at the top of a script. The YAML file binds
 //! each hook point to a script under `hooks:`.
 //!
 //! Contexts and decisions, as a script sees them (cards are strings like `"TD"`, seats integers
@@ -25,7 +26,7 @@
 //! | `score_multiplier` | as `knock_limit`, with `default` 1 | an integer 1..=1000 |
 //! | `match_layout` | `seats`, `target`, `default` | `#{sides: [[0, 2], [1, 3]], games: 3}`; either key may be left out (the default's), or `()` |
 //! | `seating` | `seats`, `dealer`, `hand_number`, `sides`, `games`, `default` | an array of `#{dealer: 0, players: [1, 0]}` (players: first to act, dealer's role) |
-//! | `record_result` | `hand_number`, `target`, `sides`, `games` (each `#{points: [..], hands_won: [..], closed}`), `results` (each `#{table, dealer, players, outcome, winner, points, multiplier}`; `winner` `()` when dead), `default` | an array of `#{game, side, points}` |
+//! | `record_result` | `hand_number`, `target`, `sides`, `games` (each an object with `points: [..]`, `hands_won: [..]`, `closed`), `results` (each an object with `table`, `dealer`, `players`, `outcome`, `winner`, `points`, `multiplier`; `winner` `()` when dead), `default` | an array of `#{game, side, points}` |
 //! | `next_dealer` | `seats`, `dealer`, `hand_number`, `rule` (`"loser"`...), `sides`, `results`, `default` | a seat |
 //!
 //! Helper functions every script may call: `card_rank("TD")` → `"T"`, `card_suit("TD")` → `"D"`.
@@ -39,6 +40,12 @@ use std::time::Duration;
 
 use super::cpu_clock;
 
+mod objects;
+
+use objects::{
+    DealConstants, DealContext, DealerContext, LayoutContext, Object, RecordContext, SeatingContext,
+};
+
 use rhai::packages::{
     ArithmeticPackage, BasicArrayPackage, BasicIteratorPackage, BasicMapPackage, BasicMathPackage,
     BasicStringPackage, LogicPackage, MoreStringPackage, Package,
@@ -48,13 +55,12 @@ use rhai::{
     NativeCallContext, Scope,
 };
 
-use crate::cards::Card;
 use crate::hooks::{
-    DealInfo, DealerInfo, GameScore, HookError, Hooks, LayoutInfo, MatchLayout, RecordInfo,
-    ScoreEntry, SeatingInfo, TableResult, TableSeating, check_entries, check_seating,
-    default_entries, default_next_dealer, default_seating,
+    DealInfo, DealerInfo, HookError, Hooks, LayoutInfo, MatchLayout, RecordInfo, ScoreEntry,
+    SeatingInfo, TableSeating, check_entries, check_seating, default_entries, default_next_dealer,
+    default_seating,
 };
-use crate::ruleset::{NextDealer, Ruleset, Seat, Target};
+use crate::ruleset::{Ruleset, Seat};
 
 use super::RulesetError;
 use super::suggest::did_you_mean;
@@ -265,6 +271,7 @@ fn sandbox() -> Engine {
         None
     });
     guard_string_growth(&mut e);
+    objects::register_all(&mut e);
     e.register_fn("card_rank", |c: &str| -> String {
         c.chars().take(1).collect()
     });
@@ -661,61 +668,8 @@ pub struct ScriptHooks {
     bindings: [Option<Binding>; 6],
     ruleset: Arc<Ruleset>,
     /// The fields of every deal context that the ruleset alone decides, built once.
-    deal_constants: DealConstants,
+    deal_constants: Arc<DealConstants>,
 }
-
-/// `values`, `seats` and `hand_size` of the deal contexts, and the largest knock limit a hook may
-/// return: the same for every deal of a ruleset.
-struct DealConstants {
-    values: Dynamic,
-    seats: Dynamic,
-    hand_size: Dynamic,
-    max_knock_limit: i64,
-}
-
-impl DealConstants {
-    fn of(rules: &Ruleset) -> DealConstants {
-        let values = crate::cards::Rank::ALL
-            .into_iter()
-            .map(|r| {
-                (
-                    r.char().to_string().into(),
-                    int(i64::from(rules.melds.values[r.index()])),
-                )
-            })
-            .collect::<Map>();
-        DealConstants {
-            values: Dynamic::from_map(values),
-            seats: int(i64::from(rules.seats)),
-            hand_size: int(i64::from(rules.hand_size)),
-            max_knock_limit: i64::from(
-                rules
-                    .melds
-                    .max_deadwood(usize::from(rules.hand_size))
-                    .min(255),
-            ),
-        }
-    }
-}
-
-/// A card's `upcard`, `upcard_rank` and `upcard_suit` strings.
-fn card_words(card: Card) -> [Dynamic; 3] {
-    [
-        str_(&card.to_string()),
-        str_(&card.rank().char().to_string()),
-        str_(&card.suit().char().to_string()),
-    ]
-}
-
-/// [`card_words`] of every card (index: [`Card::bit`]), built once: a clone shares the text.
-static CARD_WORDS: LazyLock<Vec<[Dynamic; 3]>> = LazyLock::new(|| {
-    (0..64)
-        .map(|bit| match Card::from_bit(bit) {
-            Some(card) => card_words(card),
-            None => [Dynamic::UNIT, Dynamic::UNIT, Dynamic::UNIT],
-        })
-        .collect()
-});
 
 impl fmt::Debug for ScriptHooks {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -734,109 +688,6 @@ fn hook_error(point: HookPoint, message: impl Into<String>) -> HookError {
     HookError {
         hook: point.name().to_string(),
         message: message.into(),
-    }
-}
-
-fn int(v: i64) -> Dynamic {
-    Dynamic::from(v as INT)
-}
-
-fn str_(s: &str) -> Dynamic {
-    Dynamic::from(s.to_string())
-}
-
-fn seats_array(seats: impl IntoIterator<Item = Seat>) -> Dynamic {
-    Dynamic::from_array(seats.into_iter().map(|s| int(i64::from(s))).collect())
-}
-
-fn target_dynamic(t: Target) -> Dynamic {
-    match t {
-        Target::Points(p) => int(i64::from(p)),
-        Target::SingleHand => str_("single_hand"),
-    }
-}
-
-fn sides_dynamic(layout: &MatchLayout) -> Dynamic {
-    Dynamic::from_array(
-        layout
-            .sides
-            .iter()
-            .map(|s| seats_array(s.iter().copied()))
-            .collect(),
-    )
-}
-
-fn seating_dynamic(t: &TableSeating) -> Dynamic {
-    let mut m = Map::new();
-    m.insert("dealer".into(), int(i64::from(t.dealer)));
-    m.insert("players".into(), seats_array(t.players));
-    Dynamic::from_map(m)
-}
-
-fn games_dynamic(games: &[GameScore]) -> Dynamic {
-    Dynamic::from_array(
-        games
-            .iter()
-            .map(|g| {
-                let mut m = Map::new();
-                m.insert(
-                    "points".into(),
-                    Dynamic::from_array(g.points.iter().map(|&p| int(p)).collect()),
-                );
-                m.insert(
-                    "hands_won".into(),
-                    Dynamic::from_array(g.hands_won.iter().map(|&h| int(i64::from(h))).collect()),
-                );
-                m.insert("closed".into(), Dynamic::from_bool(g.closed));
-                Dynamic::from_map(m)
-            })
-            .collect(),
-    )
-}
-
-fn results_dynamic(results: &[TableResult]) -> Dynamic {
-    Dynamic::from_array(
-        results
-            .iter()
-            .map(|r| {
-                let mut m = Map::new();
-                m.insert("table".into(), int(i64::from(r.table)));
-                m.insert("dealer".into(), int(i64::from(r.seating.dealer)));
-                m.insert("players".into(), seats_array(r.seating.players));
-                m.insert("outcome".into(), str_(r.outcome.as_str()));
-                m.insert(
-                    "winner".into(),
-                    r.winner.map_or(Dynamic::UNIT, |w| int(i64::from(w))),
-                );
-                m.insert("points".into(), int(i64::from(r.points)));
-                m.insert("multiplier".into(), int(i64::from(r.multiplier)));
-                Dynamic::from_map(m)
-            })
-            .collect(),
-    )
-}
-
-fn entries_dynamic(entries: &[ScoreEntry]) -> Dynamic {
-    Dynamic::from_array(
-        entries
-            .iter()
-            .map(|e| {
-                let mut m = Map::new();
-                m.insert("game".into(), int(i64::from(e.game)));
-                m.insert("side".into(), int(i64::from(e.side)));
-                m.insert("points".into(), int(i64::from(e.points)));
-                Dynamic::from_map(m)
-            })
-            .collect(),
-    )
-}
-
-fn rule_name(r: NextDealer) -> &'static str {
-    match r {
-        NextDealer::Loser => "loser",
-        NextDealer::Winner => "winner",
-        NextDealer::Alternate => "alternate",
-        NextDealer::NextInTurn => "next_in_turn",
     }
 }
 
@@ -887,7 +738,7 @@ impl ScriptHooks {
         }
         ScriptHooks {
             bindings: table,
-            deal_constants: DealConstants::of(&ruleset),
+            deal_constants: Arc::new(DealConstants::of(&ruleset)),
             ruleset,
         }
     }
@@ -896,12 +747,25 @@ impl ScriptHooks {
         self.bindings[point.index()].as_ref()
     }
 
+    /// The context of `knock_limit` and `score_multiplier`, with its `default`.
+    fn deal_context(&self, deal: &DealInfo, default: Dynamic) -> DealContext {
+        DealContext {
+            constants: self.deal_constants.clone(),
+            upcard: deal.upcard,
+            upcard_value: self.ruleset.melds.value(deal.upcard),
+            dealer: deal.dealer,
+            hand_number: deal.hand_number,
+            totals: deal.totals.to_vec(),
+            default,
+        }
+    }
+
     /// Calls the script bound to `point` with the context `ctx` builds; `None` when nothing is
     /// bound. The context is built only for a script, or for an observer ([`observe_contexts`]).
-    fn call(
+    fn call<C: Object>(
         &self,
         point: HookPoint,
-        ctx: impl FnOnce() -> Map,
+        ctx: impl FnOnce() -> C,
     ) -> Option<Result<Dynamic, HookError>> {
         let binding = self.binding(point);
         let observed = OBSERVER.with(|o| o.try_borrow().is_ok_and(|o| o.is_some()));
@@ -914,7 +778,7 @@ impl ScriptHooks {
                 if let Ok(mut o) = o.try_borrow_mut()
                     && let Some(observe) = o.as_mut()
                 {
-                    observe(point, &ctx);
+                    observe(point, &ctx.to_map());
                 }
             });
         }
@@ -945,7 +809,7 @@ impl ScriptHooks {
                 &mut scope,
                 &b.script.ast,
                 point.name(),
-                (Dynamic::from_map(ctx),),
+                (Dynamic::from(ctx),),
             );
             CALL_LIMIT.with(|c| c.set(None));
             r
@@ -966,33 +830,6 @@ impl ScriptHooks {
             Err(_) => Err(hook_error(point, format!("{} crashed", b.script.name))),
         };
         Some(result)
-    }
-
-    fn deal_ctx(&self, deal: &DealInfo) -> Map {
-        let constant = &self.deal_constants;
-        let mut m = Map::new();
-        let card = deal.upcard;
-        let [text, rank, suit] = CARD_WORDS
-            .get(card.bit() as usize)
-            .cloned()
-            .unwrap_or_else(|| card_words(card));
-        m.insert("upcard".into(), text);
-        m.insert("upcard_rank".into(), rank);
-        m.insert("upcard_suit".into(), suit);
-        m.insert(
-            "upcard_value".into(),
-            int(i64::from(self.ruleset.melds.value(card))),
-        );
-        m.insert("values".into(), constant.values.clone());
-        m.insert("dealer".into(), int(i64::from(deal.dealer)));
-        m.insert("hand_number".into(), int(i64::from(deal.hand_number)));
-        m.insert(
-            "totals".into(),
-            Dynamic::from_array(deal.totals.iter().map(|&t| int(t)).collect()),
-        );
-        m.insert("seats".into(), constant.seats.clone());
-        m.insert("hand_size".into(), constant.hand_size.clone());
-        m
     }
 }
 
@@ -1018,6 +855,17 @@ fn describe_eval_error(
         (Some(l), None) => format!("{script}:{l}: "),
         _ => format!("{script}: "),
     };
+    if let Some(name) = objects::missing_field(e) {
+        let context = super::contexts::context_of(point);
+        let what = match did_you_mean(name, context.names_within()) {
+            Some(known) => format!("no field `{name}`; did you mean `{known}`?"),
+            None => format!(
+                "no field `{name}` (the {point} context has: {})",
+                context.names().collect::<Vec<_>>().join(", ")
+            ),
+        };
+        return format!("{at}{what}");
+    }
     let what = match e {
         EvalAltResult::ErrorTooManyOperations(_) => {
             format!("ran over its limit of {MAX_OPERATIONS} operations (an endless loop?)")
@@ -1039,16 +887,6 @@ fn describe_eval_error(
         EvalAltResult::ErrorStackOverflow(_) => {
             format!("called functions more than {MAX_CALL_LEVELS} deep (runaway recursion?)")
         }
-        EvalAltResult::ErrorPropertyNotFound(name, _) => {
-            let context = super::contexts::context_of(point);
-            match did_you_mean(name, context.names()) {
-                Some(known) => format!("no field `{name}`; did you mean `{known}`?"),
-                None => format!(
-                    "no field `{name}` (the {point} context has: {})",
-                    context.names().collect::<Vec<_>>().join(", ")
-                ),
-            }
-        }
         EvalAltResult::ErrorDataTooLarge(what, _) => format!(
             "{what} over its limit (strings {MAX_STRING} bytes, arrays {MAX_ARRAY}, maps {MAX_MAP})"
         ),
@@ -1064,13 +902,11 @@ impl Hooks for ScriptHooks {
     fn knock_limit(&self, deal: &DealInfo) -> Result<Option<u8>, HookError> {
         let point = HookPoint::KnockLimit;
         let ctx = || {
-            let mut ctx = self.deal_ctx(deal);
-            ctx.insert(
-                "default".into(),
+            self.deal_context(
+                deal,
                 deal.knock_limit
-                    .map_or(Dynamic::UNIT, |l| int(i64::from(l))),
-            );
-            ctx
+                    .map_or(Dynamic::UNIT, |l| Dynamic::from_int(INT::from(l))),
+            )
         };
         let Some(r) = self.call(point, ctx) else {
             return Ok(deal.knock_limit);
@@ -1085,11 +921,7 @@ impl Hooks for ScriptHooks {
 
     fn score_multiplier(&self, deal: &DealInfo) -> Result<u32, HookError> {
         let point = HookPoint::ScoreMultiplier;
-        let ctx = || {
-            let mut ctx = self.deal_ctx(deal);
-            ctx.insert("default".into(), int(1));
-            ctx
-        };
+        let ctx = || self.deal_context(deal, Dynamic::from_int(1));
         let Some(r) = self.call(point, ctx) else {
             return Ok(1);
         };
@@ -1099,15 +931,10 @@ impl Hooks for ScriptHooks {
     fn match_layout(&self, info: &LayoutInfo) -> Result<MatchLayout, HookError> {
         let point = HookPoint::MatchLayout;
         let default = MatchLayout::individual(info.seats);
-        let ctx = || {
-            let mut ctx = Map::new();
-            ctx.insert("seats".into(), int(i64::from(info.seats)));
-            ctx.insert("target".into(), target_dynamic(info.target));
-            let mut d = Map::new();
-            d.insert("sides".into(), sides_dynamic(&default));
-            d.insert("games".into(), int(i64::from(default.games)));
-            ctx.insert("default".into(), Dynamic::from_map(d));
-            ctx
+        let ctx = || LayoutContext {
+            seats: info.seats,
+            target: info.target,
+            default: default.clone(),
         };
         let Some(r) = self.call(point, ctx) else {
             return Ok(default);
@@ -1148,18 +975,13 @@ impl Hooks for ScriptHooks {
     fn seating(&self, info: &SeatingInfo) -> Result<Vec<TableSeating>, HookError> {
         let point = HookPoint::Seating;
         let default = default_seating(info.seats, info.dealer);
-        let ctx = || {
-            let mut ctx = Map::new();
-            ctx.insert("seats".into(), int(i64::from(info.seats)));
-            ctx.insert("dealer".into(), int(i64::from(info.dealer)));
-            ctx.insert("hand_number".into(), int(i64::from(info.hand_number)));
-            ctx.insert("sides".into(), sides_dynamic(info.layout));
-            ctx.insert("games".into(), int(i64::from(info.layout.games)));
-            ctx.insert(
-                "default".into(),
-                Dynamic::from_array(default.iter().map(seating_dynamic).collect()),
-            );
-            ctx
+        let ctx = || SeatingContext {
+            seats: info.seats,
+            dealer: info.dealer,
+            hand_number: info.hand_number,
+            sides: info.layout.sides.clone(),
+            games: info.layout.games,
+            default: default.clone(),
         };
         let Some(r) = self.call(point, ctx) else {
             return Ok(default);
@@ -1198,15 +1020,13 @@ impl Hooks for ScriptHooks {
     fn record_result(&self, info: &RecordInfo) -> Result<Vec<ScoreEntry>, HookError> {
         let point = HookPoint::RecordResult;
         let default = default_entries(info);
-        let ctx = || {
-            let mut ctx = Map::new();
-            ctx.insert("hand_number".into(), int(i64::from(info.hand_number)));
-            ctx.insert("target".into(), target_dynamic(info.target));
-            ctx.insert("sides".into(), sides_dynamic(info.layout));
-            ctx.insert("games".into(), games_dynamic(info.games));
-            ctx.insert("results".into(), results_dynamic(info.results));
-            ctx.insert("default".into(), entries_dynamic(&default));
-            ctx
+        let ctx = || RecordContext {
+            hand_number: info.hand_number,
+            target: info.target,
+            sides: info.layout.sides.clone(),
+            games: info.games.into(),
+            results: info.results.into(),
+            default: default.clone(),
         };
         let Some(r) = self.call(point, ctx) else {
             return Ok(default);
@@ -1250,16 +1070,14 @@ impl Hooks for ScriptHooks {
     fn next_dealer(&self, info: &DealerInfo) -> Result<Seat, HookError> {
         let point = HookPoint::NextDealer;
         let default = default_next_dealer(info);
-        let ctx = || {
-            let mut ctx = Map::new();
-            ctx.insert("seats".into(), int(i64::from(info.seats)));
-            ctx.insert("dealer".into(), int(i64::from(info.dealer)));
-            ctx.insert("hand_number".into(), int(i64::from(info.hand_number)));
-            ctx.insert("rule".into(), str_(rule_name(info.rule)));
-            ctx.insert("sides".into(), sides_dynamic(info.layout));
-            ctx.insert("results".into(), results_dynamic(info.results));
-            ctx.insert("default".into(), int(i64::from(default)));
-            ctx
+        let ctx = || DealerContext {
+            seats: info.seats,
+            dealer: info.dealer,
+            hand_number: info.hand_number,
+            rule: info.rule,
+            sides: info.layout.sides.clone(),
+            results: info.results.into(),
+            default,
         };
         let Some(r) = self.call(point, ctx) else {
             return Ok(default);

@@ -1026,3 +1026,102 @@ mod limits {
         assert!(usage.rulesets > 1 && usage.rulesets < 200, "{usage:?}");
     }
 }
+
+/// What a script sees of a context: read-only objects whose every documented field is a property,
+/// also read as `ctx["name"]`.
+mod contexts {
+    use super::*;
+    use gin_rules::hooks::{
+        GameScore, HandOutcome, MatchLayout, RecordInfo, TableResult, TableSeating,
+    };
+
+    #[test]
+    fn a_deal_context_reads_every_field_and_cannot_be_changed() {
+        let v = with_hook(
+            r#"fn knock_limit(ctx) {
+    if type_of(ctx) != "DealContext" { throw "type " + type_of(ctx); }
+    if ctx.upcard != "7H" || ctx["upcard"] != "7H" { throw "upcard"; }
+    if ctx.upcard_rank != "7" || ctx.upcard_suit != "H" || ctx.upcard_value != 7 { throw "rank"; }
+    if ctx.values.K != 10 || ctx.values["2"] != 2 || ctx.values.len() != 13 { throw "values"; }
+    if ctx.seats != 2 || ctx.hand_size != 10 || ctx.dealer != 0 || ctx.hand_number != 0 { throw "ints"; }
+    let t = ctx.totals;
+    t[0] = 99;
+    if ctx.totals != [0, 0] { throw "totals changed"; }
+    let shown = "" + ctx;
+    if !shown.contains("upcard_value") { throw "shown: " + shown; }
+    ctx["default"] - 3
+}
+"#,
+        );
+        assert_eq!(knock_limit(v.hooks.as_ref(), "7H"), Ok(Some(7)));
+        let m = hook_failure("fn knock_limit(ctx) { ctx.dealer = 1; 5 }");
+        assert!(m.contains("h.rhai:1:"), "{m}");
+        let m = hook_failure("fn knock_limit(ctx) { ctx.upcard_valeu }");
+        assert!(
+            m.contains("no field `upcard_valeu`; did you mean `upcard_value`?"),
+            "{m}"
+        );
+        let m = hook_failure("fn knock_limit(ctx) { ctx[\"nothing_like_it\"] }");
+        assert!(
+            m.contains("no field `nothing_like_it` (the knock_limit context has: upcard,"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn games_and_results_are_objects_too() {
+        let yaml = "id: x\nname: X\nhooks:\n  record_result:\n    script: h.rhai\n";
+        let script = r#"fn record_result(ctx) {
+    let r = ctx.results[0];
+    let g = ctx.games[1];
+    if type_of(ctx) != "RecordContext" || type_of(r) != "TableResult" || type_of(g) != "Game" {
+        throw "types";
+    }
+    if r.winner != 1 || r["points"] != 17 || r.outcome != "knock" || r.players != [0, 1] { throw "result"; }
+    if r.table != 0 || r.dealer != 1 || r.multiplier != 1 { throw "table"; }
+    if g.points != [60, 31] || g.hands_won != [3, 2] || g.closed || !ctx.games[0]["closed"] { throw "game"; }
+    if ctx.sides != [[0], [1]] || ctx.target != 100 || ctx.hand_number != 7 { throw "match"; }
+    if ctx["default"] != [#{game: 1, side: 1, points: 17}] { throw "default"; }
+    if ctx.results[0].winnr == 1 { throw "read a misspelt field"; }
+    []
+}
+"#;
+        let v = match Catalog::builtin().check(yaml, &scripts(&[("h.rhai", script)])) {
+            Ok(v) => v,
+            Err(e) => panic!("{e:#?}"),
+        };
+        let mut layout = MatchLayout::individual(2);
+        layout.games = 2;
+        let game = |points: [i64; 2], closed| GameScore {
+            points: points.to_vec(),
+            hands_won: vec![3, 2],
+            closed,
+        };
+        let results = [TableResult {
+            table: 0,
+            seating: TableSeating {
+                dealer: 1,
+                players: [0, 1],
+            },
+            outcome: HandOutcome::Knock,
+            winner: Some(1),
+            points: 17,
+            multiplier: 1,
+        }];
+        let e = v
+            .hooks
+            .record_result(&RecordInfo {
+                hand_number: 7,
+                target: Target::Points(100),
+                layout: &layout,
+                games: &[game([104, 40], true), game([60, 31], false)],
+                results: &results,
+            })
+            .unwrap_err();
+        assert!(
+            e.message
+                .contains("no field `winnr`; did you mean `winner`?"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,483 @@
+//! The contexts as a script sees them: one type per context registered with the sandbox, whose
+//! fields are read-only properties (`ctx.hand_number`, or `ctx["hand_number"]`). A context holds
+//! the engine's own values and turns a field into a Rhai value only when the script reads it, so a
+//! hook pays for what it reads; what only the ruleset decides is built once per ruleset
+//! ([`DealConstants`]). The games and results inside a context are objects of the same kind.
+
+use std::sync::{Arc, LazyLock};
+
+use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, Position};
+
+use crate::cards::{Card, Rank};
+use crate::hooks::{GameScore, MatchLayout, ScoreEntry, TableResult, TableSeating};
+use crate::ruleset::{NextDealer, Ruleset, Seat, Target};
+
+/// Each property of an object, with how it is read.
+pub(crate) type Fields<T> = &'static [(&'static str, fn(&T) -> Dynamic)];
+
+/// A context (or a part of one) that a script reads through properties.
+pub(crate) trait Object: Clone + Send + Sync + 'static {
+    /// What `type_of` says of it.
+    const NAME: &'static str;
+    /// Each property, with how it is read.
+    const FIELDS: Fields<Self>;
+
+    /// Every property as a plain map (nested objects as maps too): what an observer of the
+    /// contexts ([`observe_contexts`](super::observe_contexts)) and `print` see.
+    fn to_map(&self) -> Map {
+        Self::FIELDS
+            .iter()
+            .map(|(name, read)| ((*name).into(), plain(read(self))))
+            .collect()
+    }
+}
+
+/// `v` with every object in it (at any depth) turned into its map.
+fn plain(v: Dynamic) -> Dynamic {
+    if v.is::<Game>() {
+        return v
+            .try_cast::<Game>()
+            .map_or(Dynamic::UNIT, |g| g.to_map().into());
+    }
+    if v.is::<ResultOf>() {
+        return v
+            .try_cast::<ResultOf>()
+            .map_or(Dynamic::UNIT, |r| r.to_map().into());
+    }
+    if v.is_array() {
+        return match v.try_cast::<Array>() {
+            Some(a) => Dynamic::from_array(a.into_iter().map(plain).collect()),
+            None => Dynamic::UNIT,
+        };
+    }
+    v
+}
+
+/// Registers `T` with `engine`: its name, a getter per property, `ctx["name"]` for every
+/// property (the only way to read `default`, a reserved word), and `to_string`/`to_debug`.
+fn register<T: Object>(engine: &mut Engine) {
+    engine.register_type_with_name::<T>(T::NAME);
+    for &(name, read) in T::FIELDS {
+        engine.register_get(name, move |o: &mut T| read(o));
+    }
+    engine.register_indexer_get(
+        |o: &mut T, name: ImmutableString| -> Result<Dynamic, Box<EvalAltResult>> {
+            match T::FIELDS.iter().find(|(n, _)| *n == name.as_str()) {
+                Some((_, read)) => Ok(read(o)),
+                None => Err(EvalAltResult::ErrorIndexingType(
+                    format!("{NO_FIELD}{name}"),
+                    Position::NONE,
+                )
+                .into()),
+            }
+        },
+    );
+    engine.register_fn("to_string", |o: &mut T| {
+        Dynamic::from_map(o.to_map()).to_string()
+    });
+    engine.register_fn("to_debug", |o: &mut T| {
+        Dynamic::from_map(o.to_map()).to_string()
+    });
+}
+
+/// What starts the error of `obj["name"]` for a name `obj` does not have. (Rhai tries the indexer
+/// for `obj.name` too when no getter is registered, and then reports the missing getter, placed at
+/// the name, rather than this.)
+const NO_FIELD: &str = "no field: ";
+
+/// The names `type_of` gives the objects.
+const NAMES: [&str; 7] = [
+    DealContext::NAME,
+    LayoutContext::NAME,
+    SeatingContext::NAME,
+    RecordContext::NAME,
+    DealerContext::NAME,
+    Game::NAME,
+    ResultOf::NAME,
+];
+
+/// The field a failed read named, when the script read a field that a context (or a map or object
+/// in it) does not have.
+pub(super) fn missing_field(e: &EvalAltResult) -> Option<&str> {
+    match e {
+        EvalAltResult::ErrorPropertyNotFound(name, _) => Some(name),
+        EvalAltResult::ErrorIndexingType(text, _) => text.strip_prefix(NO_FIELD),
+        EvalAltResult::ErrorDotExpr(text, _) => {
+            let (name, rest) = text.strip_prefix("Unknown property '")?.split_once('\'')?;
+            let of = rest.strip_prefix(" - a getter is not registered for type '")?;
+            NAMES
+                .iter()
+                .any(|t| of.strip_prefix(t) == Some("'"))
+                .then_some(name)
+        }
+        _ => None,
+    }
+}
+
+/// Registers every context type.
+pub(super) fn register_all(engine: &mut Engine) {
+    register::<DealContext>(engine);
+    register::<LayoutContext>(engine);
+    register::<SeatingContext>(engine);
+    register::<RecordContext>(engine);
+    register::<DealerContext>(engine);
+    register::<Game>(engine);
+    register::<ResultOf>(engine);
+}
+
+fn int(v: impl Into<i64>) -> Dynamic {
+    Dynamic::from_int(v.into())
+}
+
+/// A shared string: a clone is a reference count, not a copy.
+fn shared(s: &ImmutableString) -> Dynamic {
+    Dynamic::from(s.clone())
+}
+
+fn seats(seats: &[Seat]) -> Dynamic {
+    Dynamic::from_array(seats.iter().map(|&s| int(s)).collect())
+}
+
+fn sides(sides: &[Vec<Seat>]) -> Dynamic {
+    Dynamic::from_array(sides.iter().map(|s| seats(s)).collect())
+}
+
+fn target(t: Target) -> Dynamic {
+    match t {
+        Target::Points(p) => int(p),
+        Target::SingleHand => shared(&WORDS.single_hand),
+    }
+}
+
+/// The words contexts hold, made once.
+struct Words {
+    single_hand: ImmutableString,
+    outcomes: [ImmutableString; 5],
+    rules: [ImmutableString; 4],
+    /// `upcard`, `upcard_rank`, `upcard_suit` of every card (index: [`Card::bit`]).
+    cards: Vec<[ImmutableString; 3]>,
+}
+
+static WORDS: LazyLock<Words> = LazyLock::new(|| {
+    use crate::hooks::HandOutcome as O;
+    Words {
+        single_hand: "single_hand".into(),
+        outcomes: [O::Gin, O::BigGin, O::Knock, O::Undercut, O::Dead].map(|o| o.as_str().into()),
+        rules: [
+            NextDealer::Loser,
+            NextDealer::Winner,
+            NextDealer::Alternate,
+            NextDealer::NextInTurn,
+        ]
+        .map(|r| rule_name(r).into()),
+        cards: (0..64)
+            .map(|bit| match Card::from_bit(bit) {
+                Some(card) => [
+                    card.to_string().into(),
+                    card.rank().char().to_string().into(),
+                    card.suit().char().to_string().into(),
+                ],
+                None => Default::default(),
+            })
+            .collect(),
+    }
+});
+
+pub(super) fn rule_name(r: NextDealer) -> &'static str {
+    match r {
+        NextDealer::Loser => "loser",
+        NextDealer::Winner => "winner",
+        NextDealer::Alternate => "alternate",
+        NextDealer::NextInTurn => "next_in_turn",
+    }
+}
+
+fn outcome_word(o: crate::hooks::HandOutcome) -> Dynamic {
+    use crate::hooks::HandOutcome as O;
+    let i = match o {
+        O::Gin => 0,
+        O::BigGin => 1,
+        O::Knock => 2,
+        O::Undercut => 3,
+        O::Dead => 4,
+    };
+    shared(&WORDS.outcomes[i])
+}
+
+fn rule_word(r: NextDealer) -> Dynamic {
+    let i = match r {
+        NextDealer::Loser => 0,
+        NextDealer::Winner => 1,
+        NextDealer::Alternate => 2,
+        NextDealer::NextInTurn => 3,
+    };
+    shared(&WORDS.rules[i])
+}
+
+fn card_word(card: Card, which: usize) -> Dynamic {
+    match WORDS.cards.get(card.bit() as usize) {
+        Some(words) => shared(&words[which]),
+        None => Dynamic::UNIT,
+    }
+}
+
+/// What every deal context of a ruleset shares: `values`, `seats`, `hand_size`, and the largest
+/// knock limit a hook may return.
+pub(super) struct DealConstants {
+    values: Map,
+    seats: u8,
+    hand_size: u8,
+    pub max_knock_limit: i64,
+}
+
+impl DealConstants {
+    pub fn of(rules: &Ruleset) -> DealConstants {
+        DealConstants {
+            values: Rank::ALL
+                .into_iter()
+                .map(|r| {
+                    (
+                        r.char().to_string().into(),
+                        int(rules.melds.values[r.index()]),
+                    )
+                })
+                .collect(),
+            seats: rules.seats,
+            hand_size: rules.hand_size,
+            max_knock_limit: i64::from(
+                rules
+                    .melds
+                    .max_deadwood(usize::from(rules.hand_size))
+                    .min(255),
+            ),
+        }
+    }
+}
+
+/// The context of `knock_limit` and `score_multiplier`.
+#[derive(Clone)]
+pub(super) struct DealContext {
+    pub constants: Arc<DealConstants>,
+    pub upcard: Card,
+    pub upcard_value: u32,
+    pub dealer: Seat,
+    pub hand_number: u32,
+    pub totals: Vec<i64>,
+    pub default: Dynamic,
+}
+
+impl Object for DealContext {
+    const NAME: &'static str = "DealContext";
+    const FIELDS: Fields<Self> = &[
+        ("upcard", |c| card_word(c.upcard, 0)),
+        ("upcard_rank", |c| card_word(c.upcard, 1)),
+        ("upcard_suit", |c| card_word(c.upcard, 2)),
+        ("upcard_value", |c| int(c.upcard_value)),
+        ("values", |c| Dynamic::from_map(c.constants.values.clone())),
+        ("dealer", |c| int(c.dealer)),
+        ("hand_number", |c| int(c.hand_number)),
+        ("totals", |c| {
+            Dynamic::from_array(c.totals.iter().map(|&t| int(t)).collect())
+        }),
+        ("seats", |c| int(c.constants.seats)),
+        ("hand_size", |c| int(c.constants.hand_size)),
+        ("default", |c| c.default.clone()),
+    ];
+}
+
+/// The context of `match_layout`.
+#[derive(Clone)]
+pub(super) struct LayoutContext {
+    pub seats: u8,
+    pub target: Target,
+    pub default: MatchLayout,
+}
+
+impl Object for LayoutContext {
+    const NAME: &'static str = "LayoutContext";
+    const FIELDS: Fields<Self> = &[
+        ("seats", |c| int(c.seats)),
+        ("target", |c| target(c.target)),
+        ("default", |c| {
+            let mut m = Map::new();
+            m.insert("sides".into(), sides(&c.default.sides));
+            m.insert("games".into(), int(c.default.games));
+            m.into()
+        }),
+    ];
+}
+
+/// The context of `seating`.
+#[derive(Clone)]
+pub(super) struct SeatingContext {
+    pub seats: u8,
+    pub dealer: Seat,
+    pub hand_number: u32,
+    pub sides: Vec<Vec<Seat>>,
+    pub games: u8,
+    pub default: Vec<TableSeating>,
+}
+
+impl Object for SeatingContext {
+    const NAME: &'static str = "SeatingContext";
+    const FIELDS: Fields<Self> = &[
+        ("seats", |c| int(c.seats)),
+        ("dealer", |c| int(c.dealer)),
+        ("hand_number", |c| int(c.hand_number)),
+        ("sides", |c| sides(&c.sides)),
+        ("games", |c| int(c.games)),
+        ("default", |c| {
+            Dynamic::from_array(c.default.iter().map(seating_map).collect())
+        }),
+    ];
+}
+
+fn seating_map(t: &TableSeating) -> Dynamic {
+    let mut m = Map::new();
+    m.insert("dealer".into(), int(t.dealer));
+    m.insert("players".into(), seats(&t.players));
+    m.into()
+}
+
+/// The context of `record_result`.
+#[derive(Clone)]
+pub(super) struct RecordContext {
+    pub hand_number: u32,
+    pub target: Target,
+    pub sides: Vec<Vec<Seat>>,
+    pub games: Arc<[GameScore]>,
+    pub results: Arc<[TableResult]>,
+    pub default: Vec<ScoreEntry>,
+}
+
+impl Object for RecordContext {
+    const NAME: &'static str = "RecordContext";
+    const FIELDS: Fields<Self> = &[
+        ("hand_number", |c| int(c.hand_number)),
+        ("target", |c| target(c.target)),
+        ("sides", |c| sides(&c.sides)),
+        ("games", |c| {
+            Dynamic::from_array(
+                (0..c.games.len())
+                    .map(|i| {
+                        Dynamic::from(Game {
+                            games: c.games.clone(),
+                            i,
+                        })
+                    })
+                    .collect(),
+            )
+        }),
+        ("results", |c| results(&c.results)),
+        ("default", |c| {
+            Dynamic::from_array(c.default.iter().map(entry_map).collect())
+        }),
+    ];
+}
+
+fn entry_map(e: &ScoreEntry) -> Dynamic {
+    let mut m = Map::new();
+    m.insert("game".into(), int(e.game));
+    m.insert("side".into(), int(e.side));
+    m.insert("points".into(), int(e.points));
+    m.into()
+}
+
+fn results(all: &Arc<[TableResult]>) -> Dynamic {
+    Dynamic::from_array(
+        (0..all.len())
+            .map(|i| {
+                Dynamic::from(ResultOf {
+                    results: all.clone(),
+                    i,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The context of `next_dealer`.
+#[derive(Clone)]
+pub(super) struct DealerContext {
+    pub seats: u8,
+    pub dealer: Seat,
+    pub hand_number: u32,
+    pub rule: NextDealer,
+    pub sides: Vec<Vec<Seat>>,
+    pub results: Arc<[TableResult]>,
+    pub default: Seat,
+}
+
+impl Object for DealerContext {
+    const NAME: &'static str = "DealerContext";
+    const FIELDS: Fields<Self> = &[
+        ("seats", |c| int(c.seats)),
+        ("dealer", |c| int(c.dealer)),
+        ("hand_number", |c| int(c.hand_number)),
+        ("rule", |c| rule_word(c.rule)),
+        ("sides", |c| sides(&c.sides)),
+        ("results", |c| results(&c.results)),
+        ("default", |c| int(c.default)),
+    ];
+}
+
+/// One game of `record_result`'s `games`.
+#[derive(Clone)]
+pub(super) struct Game {
+    games: Arc<[GameScore]>,
+    i: usize,
+}
+
+impl Game {
+    fn get(&self) -> Option<&GameScore> {
+        self.games.get(self.i)
+    }
+}
+
+impl Object for Game {
+    const NAME: &'static str = "Game";
+    const FIELDS: Fields<Self> = &[
+        ("points", |g| {
+            g.get().map_or(Dynamic::UNIT, |g| {
+                Dynamic::from_array(g.points.iter().map(|&p| int(p)).collect())
+            })
+        }),
+        ("hands_won", |g| {
+            g.get().map_or(Dynamic::UNIT, |g| {
+                Dynamic::from_array(g.hands_won.iter().map(|&h| int(h)).collect())
+            })
+        }),
+        ("closed", |g| {
+            g.get()
+                .map_or(Dynamic::UNIT, |g| Dynamic::from_bool(g.closed))
+        }),
+    ];
+}
+
+/// One table's result in `results`.
+#[derive(Clone)]
+pub(super) struct ResultOf {
+    results: Arc<[TableResult]>,
+    i: usize,
+}
+
+impl ResultOf {
+    fn read(&self, f: impl FnOnce(&TableResult) -> Dynamic) -> Dynamic {
+        self.results.get(self.i).map_or(Dynamic::UNIT, f)
+    }
+}
+
+impl Object for ResultOf {
+    const NAME: &'static str = "TableResult";
+    const FIELDS: Fields<Self> = &[
+        ("table", |r| r.read(|r| int(r.table))),
+        ("dealer", |r| r.read(|r| int(r.seating.dealer))),
+        ("players", |r| r.read(|r| seats(&r.seating.players))),
+        ("outcome", |r| r.read(|r| outcome_word(r.outcome))),
+        ("winner", |r| {
+            r.read(|r| r.winner.map_or(Dynamic::UNIT, int))
+        }),
+        ("points", |r| r.read(|r| int(r.points))),
+        ("multiplier", |r| r.read(|r| int(r.multiplier))),
+    ];
+}
