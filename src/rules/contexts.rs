@@ -152,6 +152,11 @@ const RESULT: &[Field] = &[
         "the seat that scored; `()` for a dead hand",
     ),
     f(
+        "side",
+        Ty::IntOrUnit,
+        "the winner's side (index into `sides`); `()` for a dead hand",
+    ),
+    f(
         "points",
         Ty::Int,
         "the points the winner scored, multiplier included; 0 for a dead hand",

@@ -1023,7 +1023,7 @@ impl Hooks for ScriptHooks {
         let ctx = || RecordContext {
             hand_number: info.hand_number,
             target: info.target,
-            sides: info.layout.sides.clone(),
+            sides: info.layout.sides.as_slice().into(),
             games: info.games.into(),
             results: info.results.into(),
             default: default.clone(),
@@ -1075,7 +1075,7 @@ impl Hooks for ScriptHooks {
             dealer: info.dealer,
             hand_number: info.hand_number,
             rule: info.rule,
-            sides: info.layout.sides.clone(),
+            sides: info.layout.sides.as_slice().into(),
             results: info.results.into(),
             default,
         };

@@ -1078,7 +1078,7 @@ mod contexts {
         throw "types";
     }
     if r.winner != 1 || r["points"] != 17 || r.outcome != "knock" || r.players != [0, 1] { throw "result"; }
-    if r.table != 0 || r.dealer != 1 || r.multiplier != 1 { throw "table"; }
+    if r.table != 0 || r.dealer != 1 || r.multiplier != 1 || r.side != 1 { throw "table"; }
     if g.points != [60, 31] || g.hands_won != [3, 2] || g.closed || !ctx.games[0]["closed"] { throw "game"; }
     if ctx.sides != [[0], [1]] || ctx.target != 100 || ctx.hand_number != 7 { throw "match"; }
     if ctx["default"] != [#{game: 1, side: 1, points: 17}] { throw "default"; }

@@ -344,7 +344,7 @@ fn seating_map(t: &TableSeating) -> Dynamic {
 pub(super) struct RecordContext {
     pub hand_number: u32,
     pub target: Target,
-    pub sides: Vec<Vec<Seat>>,
+    pub sides: Arc<[Vec<Seat>]>,
     pub games: Arc<[GameScore]>,
     pub results: Arc<[TableResult]>,
     pub default: Vec<ScoreEntry>,
@@ -368,7 +368,7 @@ impl Object for RecordContext {
                     .collect(),
             )
         }),
-        ("results", |c| results(&c.results)),
+        ("results", |c| results(&c.results, &c.sides)),
         ("default", |c| {
             Dynamic::from_array(c.default.iter().map(entry_map).collect())
         }),
@@ -383,12 +383,13 @@ fn entry_map(e: &ScoreEntry) -> Dynamic {
     m.into()
 }
 
-fn results(all: &Arc<[TableResult]>) -> Dynamic {
+fn results(all: &Arc<[TableResult]>, sides: &Arc<[Vec<Seat>]>) -> Dynamic {
     Dynamic::from_array(
         (0..all.len())
             .map(|i| {
                 Dynamic::from(ResultOf {
                     results: all.clone(),
+                    sides: sides.clone(),
                     i,
                 })
             })
@@ -403,7 +404,7 @@ pub(super) struct DealerContext {
     pub dealer: Seat,
     pub hand_number: u32,
     pub rule: NextDealer,
-    pub sides: Vec<Vec<Seat>>,
+    pub sides: Arc<[Vec<Seat>]>,
     pub results: Arc<[TableResult]>,
     pub default: Seat,
 }
@@ -416,7 +417,7 @@ impl Object for DealerContext {
         ("hand_number", |c| int(c.hand_number)),
         ("rule", |c| rule_word(c.rule)),
         ("sides", |c| sides(&c.sides)),
-        ("results", |c| results(&c.results)),
+        ("results", |c| results(&c.results, &c.sides)),
         ("default", |c| int(c.default)),
     ];
 }
@@ -458,6 +459,8 @@ impl Object for Game {
 #[derive(Clone)]
 pub(super) struct ResultOf {
     results: Arc<[TableResult]>,
+    /// The sides of the match, for the winner's.
+    sides: Arc<[Vec<Seat>]>,
     i: usize,
 }
 
@@ -476,6 +479,13 @@ impl Object for ResultOf {
         ("outcome", |r| r.read(|r| outcome_word(r.outcome))),
         ("winner", |r| {
             r.read(|r| r.winner.map_or(Dynamic::UNIT, int))
+        }),
+        ("side", |o| {
+            o.read(|r| {
+                r.winner
+                    .and_then(|w| o.sides.iter().position(|side| side.contains(&w)))
+                    .map_or(Dynamic::UNIT, |s| int(s as i64))
+            })
         }),
         ("points", |r| r.read(|r| int(r.points))),
         ("multiplier", |r| r.read(|r| int(r.multiplier))),
