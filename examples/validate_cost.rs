@@ -1,5 +1,6 @@
-//! What checking a plain state costs: `Game::from_state` (a copy of the state and its checks) on typical mid-hand states of the standard and
-//! four-player forms (deal 0 and a later, seeded deal), and the answer to the lay-off state whose
+//! What checking a plain state costs: `Game::from_state` (a copy of the state and its checks, the
+//! hand so far played again) on typical mid-hand states of the standard and four-player forms (deal
+//! 0 and a later, seeded deal), on a hand of 20 000 plays, and the answer to the lay-off state whose
 //! knocker shows the same melds 80 times (issue 10, item 1), in the engine and through the app
 //! in-process (`POST /v1/games/view`, no network).
 //!
@@ -116,6 +117,47 @@ fn repeated_melds(v: &Variant, n: usize) -> State {
     s
 }
 
+/// A hand that never ends: after both players pass, each turn takes the discard and throws back
+/// another card, until the hand has recorded `plays` plays (the largest a request can carry is
+/// about 20 000).
+fn long_hand(v: &Variant, plays: usize) -> State {
+    let mut g = Game::deal(
+        &v.ruleset,
+        v.hooks.as_ref(),
+        NewGame::seeded(v.reference.clone(), 7),
+    )
+    .expect("deals")
+    .game;
+    let mut events = Vec::new();
+    while g.tables[0].plays.len() < plays {
+        let t = &g.tables[0];
+        let Some(seat) = t.to_act() else { break };
+        let kind = match t.phase {
+            Phase::UpcardOffer { .. } => ActionKind::Pass,
+            Phase::Draw {
+                stock_only: true, ..
+            } => ActionKind::Draw {
+                from: Source::Stock,
+            },
+            Phase::Draw { .. } => ActionKind::Draw {
+                from: Source::Discard,
+            },
+            Phase::Discard { taken, .. } => {
+                let hand = t.role(seat).map(|r| t.hands[r]).unwrap_or_default();
+                let Some(card) = hand.iter().find(|&c| Some(c) != taken) else {
+                    break;
+                };
+                ActionKind::Discard { card }
+            }
+            _ => break,
+        };
+        g.apply(&Action::new(seat, kind), &mut events)
+            .expect("a legal action");
+        events.clear();
+    }
+    g.into_state()
+}
+
 /// Microseconds per call of `f`: the best of 5 rounds of `n` calls.
 fn per_call(n: u32, mut f: impl FnMut()) -> f64 {
     (0..5)
@@ -171,6 +213,14 @@ async fn main() {
         &mid_hand(&four, 7, 2, 12),
         2_000,
     );
+    engine_figure(
+        "standard, deal 0, late in the hand (~50 plays)",
+        &standard,
+        &mid_hand(&standard, 7, 0, 50),
+        20_000,
+    );
+    let long = long_hand(&standard, 20_000);
+    engine_figure("standard, a hand of 20 000 plays", &standard, &long, 50);
     let blow_up = repeated_melds(&standard, 80);
     engine_figure(
         "lay-off, knock melds repeated 80 times",
@@ -202,6 +252,7 @@ async fn main() {
             blow_up.clone(),
             2_000,
         ),
+        ("standard, a hand of 20 000 plays", long.clone(), 20),
     ] {
         let body = serde_json::to_vec(&json!({"state": state, "seat": 0})).expect("json");
         let mut status = 0;

@@ -67,7 +67,14 @@ pub(crate) fn apply(
     };
     let ctx = TableCtx::new(rules, state, game.next(), t);
     let mark = events.len();
+    // The backup leaves out the plays, which `play` changes only when it succeeds.
+    let plays = std::mem::take(&mut state.tables[t].plays);
     let before = state.tables[t].clone();
+    state.tables[t].plays = plays;
+    let restore = |table: &mut Table, before: Table| {
+        let plays = std::mem::take(&mut table.plays);
+        *table = Table { plays, ..before };
+    };
     if let Err(e) = play(
         &ctx,
         &mut state.tables[t],
@@ -75,7 +82,7 @@ pub(crate) fn apply(
         &action.kind,
         events,
     ) {
-        state.tables[t] = before;
+        restore(&mut state.tables[t], before);
         events.truncate(mark);
         return Err(e);
     }
@@ -83,7 +90,11 @@ pub(crate) fn apply(
     if state.is_between_hands()
         && let Err(e) = score::record_deal(rules, hooks, state, events)
     {
-        state.tables[t] = before;
+        // The play that ended the hand was not a draw, so it did not reshuffle: it only
+        // added itself to the plays.
+        let table = &mut state.tables[t];
+        table.plays.pop();
+        restore(table, before);
         state.game = game;
         events.truncate(mark);
         return Err(e);
@@ -171,7 +182,7 @@ impl TableCtx<'_> {
 }
 
 /// Plays `kind` for `seat` at `table` and records it in the table's plays. On error the table
-/// may be half changed: callers play on a copy or restore it.
+/// may be half changed, but for its plays: callers play on a copy or restore it.
 pub(crate) fn play(
     ctx: &TableCtx,
     table: &mut Table,
@@ -179,7 +190,12 @@ pub(crate) fn play(
     kind: &ActionKind,
     events: &mut Vec<Event>,
 ) -> Result<(), StepError> {
+    let reshuffles = table.reshuffles;
     let played = play_unrecorded(ctx, table, seat, kind, events)?;
+    // A reshuffle starts the plays again (so that a state stays bounded).
+    if table.reshuffles != reshuffles {
+        table.plays.clear();
+    }
     table.plays.push(played);
     Ok(())
 }
@@ -238,7 +254,6 @@ fn play_unrecorded(
                     }
                     if rule::reshuffles_before_draw(rules, table) {
                         let cards = deal::reshuffle(ctx.seed, ctx.deal, t, table)?;
-                        table.plays.clear();
                         events.push(Event::Reshuffled { table: t, cards });
                     }
                     table.stock.pop().ok_or(exhausted)?
