@@ -174,6 +174,13 @@ fn random_game(
         // would take millions of steps: to finish one, most steps are a simple player's choice.
         let simple = if finish_fast && rng.random_bool(0.75) {
             choose(rules, &game, &legal, rng.random_bool(0.5))
+        } else if rng.random_bool(0.5) {
+            // Uniform play where the stock is reshuffled may not end a hand in any number of
+            // steps: half the time, a way out that is open is taken.
+            legal
+                .iter()
+                .find(|a| matches!(a.kind, ActionKind::Knock { .. } | ActionKind::Gin { .. }))
+                .cloned()
         } else {
             None
         };
