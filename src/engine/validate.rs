@@ -43,9 +43,7 @@ pub(crate) fn validate(
         p.push(format!("this game is not played to {target}"));
     }
     check_bots(&state.bots, rules.seats, &mut p);
-    if p.is_empty()
-        && let Err(problem) = replay(rules, hooks, state)
-    {
+    if let Err(problem) = replay(rules, hooks, state) {
         p.push(problem);
     }
     if p.is_empty() {
@@ -138,10 +136,11 @@ fn first_difference(got: &Value, want: &Value, at: String) -> Option<(String, Va
             }
             None
         }
-        // A list of cards or numbers is shown whole; a list of lists or objects, down to its
-        // first differing entry.
+        // A short list of cards or numbers is shown whole; a longer one (a stock) or a list of
+        // lists or objects, from its first differing entry.
         (Value::Array(a), Value::Array(b))
-            if a.len() == b.len() && a.iter().any(|x| x.is_array() || x.is_object()) =>
+            if a.len() == b.len()
+                && (a.len() > 4 || a.iter().any(|x| x.is_array() || x.is_object())) =>
         {
             a.iter()
                 .zip(b)

@@ -354,7 +354,7 @@ fn a_later_deal_is_the_seeded_one() {
     let s = second_deal(&v);
     let mut bad = s.clone();
     bad.tables[0].hands.swap();
-    refused(&v, &bad, "at /tables/0/hands/0 it has");
+    refused(&v, &bad, "at /tables/0/hands/0/0 it has");
     // The first deal's deck is the log's.
     let mut bad = lay_off_state(&v);
     bad.log.decks[0].swap(0, 1);
@@ -667,7 +667,7 @@ fn a_reshuffled_stock_is_the_one_the_seed_shuffles() {
     let mut stock = moved.tables[0].stock.as_slice().to_vec();
     stock.swap(0, 1);
     moved.tables[0].stock = gin_rules::engine::Pile::from_bottom_up(&stock).unwrap();
-    refused(&v, &moved, "at /tables/0/stock it has");
+    refused(&v, &moved, "at /tables/0/stock/0 it has");
 }
 
 /// Both players take the discard and throw back another card, turn after turn: a hand that never
