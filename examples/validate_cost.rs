@@ -1,8 +1,8 @@
-//! What checking a plain state costs: `Game::from_state` (a copy of the state and its checks, the
-//! hand so far played again) on typical mid-hand states of the standard and four-player forms (deal
-//! 0 and a later, seeded deal), on a hand of 20 000 plays, and the answer to the lay-off state whose
-//! knocker shows the same melds 80 times (issue 10, item 1), in the engine and through the app
-//! in-process (`POST /v1/games/view`, no network).
+//! What checking a plain state costs: `Game::from_state` (the first deal dealt again and every
+//! action of the log played again) on mid-hand states of the standard, Hollywood and four-player
+//! forms early and late in a match, on a hand of 20 000 actions, and the answer to the lay-off
+//! state whose knocker shows the same melds 80 times (issue 10, item 1), in the engine and through
+//! the app in-process (`POST /v1/games/view`, no network).
 //!
 //! ```sh
 //! cargo run --release --example validate_cost
@@ -21,10 +21,10 @@ use gin_rules::rules::Variant;
 use gin_rules::ruleset::{RulesetRef, Target};
 use serde_json::json;
 
-fn variant(catalog: &Catalog, id: &str) -> Arc<Variant> {
+fn variant(catalog: &Catalog, id: &str, options: &[&str]) -> Arc<Variant> {
     let r = RulesetRef {
         id: id.into(),
-        options: Vec::new(),
+        options: options.iter().map(|o| o.to_string()).collect(),
         authored: None,
     };
     catalog.resolve(&r).expect("a built-in ruleset")
@@ -118,8 +118,8 @@ fn repeated_melds(v: &Variant, n: usize) -> State {
 }
 
 /// A hand that never ends: after both players pass, each turn takes the discard and throws back
-/// another card, until the hand has recorded `plays` plays (the largest a request can carry is
-/// about 20 000).
+/// another card, until the log holds `plays` actions (the largest a request can carry is about
+/// 20 000).
 fn long_hand(v: &Variant, plays: usize) -> State {
     let mut g = Game::deal(
         &v.ruleset,
@@ -129,7 +129,7 @@ fn long_hand(v: &Variant, plays: usize) -> State {
     .expect("deals")
     .game;
     let mut events = Vec::new();
-    while g.tables[0].plays.len() < plays {
+    while g.log.actions.len() < plays {
         let t = &g.tables[0];
         let Some(seat) = t.to_act() else { break };
         let kind = match t.phase {
@@ -178,16 +178,18 @@ fn engine_figure(name: &str, v: &Variant, s: &State, n: u32) {
         black_box(check(black_box(s)));
     });
     println!(
-        "{name:<44} {:>9} {us:>9.1} µs",
-        if accepted { "accepted" } else { "refused" }
+        "{name:<48} {:>9} {us:>9.1} µs  ({} actions)",
+        if accepted { "accepted" } else { "refused" },
+        s.log.actions.len()
     );
 }
 
 #[actix_web::main]
 async fn main() {
     let catalog = Catalog::builtin();
-    let standard = variant(&catalog, "standard");
-    let four = variant(&catalog, "four-player");
+    let standard = variant(&catalog, "standard", &[]);
+    let hollywood = variant(&catalog, "standard", &["hollywood"]);
+    let four = variant(&catalog, "four-player", &[]);
     println!("validate (engine), per state:");
     engine_figure(
         "standard, deal 0, mid-hand",
@@ -214,13 +216,25 @@ async fn main() {
         2_000,
     );
     engine_figure(
-        "standard, deal 0, late in the hand (~50 plays)",
+        "standard, deal 0, late in the hand",
         &standard,
         &mid_hand(&standard, 7, 0, 50),
         20_000,
     );
+    engine_figure(
+        "standard, deal 8, mid-hand",
+        &standard,
+        &mid_hand(&standard, 7, 8, 12),
+        2_000,
+    );
+    engine_figure(
+        "standard + hollywood, deal 20, mid-hand",
+        &hollywood,
+        &mid_hand(&hollywood, 7, 20, 12),
+        500,
+    );
     let long = long_hand(&standard, 20_000);
-    engine_figure("standard, a hand of 20 000 plays", &standard, &long, 50);
+    engine_figure("standard, a hand of 20 000 actions", &standard, &long, 50);
     let blow_up = repeated_melds(&standard, 80);
     engine_figure(
         "lay-off, knock melds repeated 80 times",
@@ -248,11 +262,16 @@ async fn main() {
             500,
         ),
         (
+            "standard + hollywood, deal 20, mid-hand",
+            mid_hand(&hollywood, 7, 20, 12),
+            200,
+        ),
+        (
             "lay-off, knock melds repeated 80 times",
             blow_up.clone(),
             2_000,
         ),
-        ("standard, a hand of 20 000 plays", long.clone(), 20),
+        ("standard, a hand of 20 000 actions", long.clone(), 20),
     ] {
         let body = serde_json::to_vec(&json!({"state": state, "seat": 0})).expect("json");
         let mut status = 0;
@@ -273,7 +292,7 @@ async fn main() {
         }
         let best = times.iter().copied().fold(f64::INFINITY, f64::min);
         println!(
-            "{name:<44} {status:>9} {best:>9.1} µs  ({} bytes of body)",
+            "{name:<48} {status:>9} {best:>9.1} µs  ({} bytes of body)",
             body.len()
         );
     }

@@ -260,7 +260,6 @@ pub(crate) fn deal_table(
         multiplier,
         reshuffles: 0,
         phase,
-        plays: Vec::new(),
     };
     Ok((table, event))
 }

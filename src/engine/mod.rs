@@ -10,8 +10,8 @@ mod event;
 mod game;
 mod identity;
 mod legal;
+mod log;
 mod pile;
-mod plays;
 mod rule;
 mod score;
 mod start;
@@ -27,8 +27,8 @@ pub use error::{DealError, IllegalAction, Overflow, StepError};
 pub use event::Event;
 pub use game::{Game, Stepped};
 pub use identity::{BadGameId, GameId, GameRef};
+pub use log::{Log, ParseEntryError};
 pub use pile::Pile;
-pub use plays::{ParsePlayError, Play};
 pub use start::NewGame;
 pub use state::{
     GameBonus, HandResult, Knock, MatchRecord, Phase, STATE_VERSION, Scores, State, Table,

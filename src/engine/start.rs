@@ -10,6 +10,7 @@ use super::deal::{check_deck, cut_for_dealer, deal_all, seating};
 use super::error::DealError;
 use super::event::Event;
 use super::identity::{GameId, GameRef};
+use super::log::Log;
 use super::state::{MatchRecord, STATE_VERSION, State};
 
 /// What a new game is dealt from.
@@ -81,7 +82,13 @@ pub(crate) fn deal_first(
         tables: Vec::new(),
         winners: None,
         bots: Default::default(),
+        log: Log::default(),
     };
     let events = deal_all(rules, hooks, &mut state, dealer, &game.decks)?;
+    state.log = Log {
+        dealer,
+        decks: game.decks,
+        actions: Vec::new(),
+    };
     Ok((state, events))
 }

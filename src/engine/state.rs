@@ -13,11 +13,11 @@ use crate::role::{ByRole, Role};
 use crate::ruleset::{RulesetRef, Seat, Target};
 
 use super::identity::GameRef;
+use super::log::Log;
 use super::pile::Pile;
-use super::plays::Play;
 
 /// Bumped whenever the serialised shape of `State` changes.
-pub const STATE_VERSION: u32 = 3;
+pub const STATE_VERSION: u32 = 4;
 
 /// A whole game, plain: everything needed to continue it (the stock order and both hands
 /// included, so it is for trusted backends; a server with a secret seals it).
@@ -50,6 +50,9 @@ pub struct State {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     #[schema(value_type = crate::level::BotSeats)]
     pub bots: BTreeMap<Seat, Level>,
+    /// What the match was dealt from and every action since: a plain state is accepted only if
+    /// playing its log again gives it exactly.
+    pub log: Log,
 }
 
 /// One hand in play: two players (by role), the cards and the phase.
@@ -82,23 +85,12 @@ pub struct Table {
     pub reshuffles: u32,
     /// Where this table's hand stands.
     pub phase: Phase,
-    /// What was played at this table this hand, in order (since the last reshuffle, which
-    /// starts the list again).
-    pub plays: Vec<Play>,
 }
 
 impl Table {
     /// The role of a seat at this table.
     pub fn role(&self, seat: Seat) -> Option<Role> {
         self.seats.find(|&s| s == seat)
-    }
-
-    /// Every card at the table: both hands and the piles.
-    pub fn all_cards(&self) -> CardSet {
-        self.hands[Role::First]
-            .union(self.hands[Role::Dealer])
-            .union(self.stock.to_set())
-            .union(self.discard.to_set())
     }
 
     /// The seat expected to act at this table, if any.

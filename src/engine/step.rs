@@ -12,7 +12,6 @@ use super::deal;
 use super::error::{IllegalAction, Overflow, StepError};
 use super::event::Event;
 use super::identity::GameRef;
-use super::plays::Play;
 use super::rule::{self, AfterDiscard};
 use super::score;
 use super::state::{HandResult, Knock, Phase, State, Table};
@@ -44,6 +43,7 @@ pub(crate) fn step(
             }
         }
     }
+    next.log.actions.push(action.clone());
     Ok((next, events))
 }
 
@@ -61,20 +61,14 @@ pub(crate) fn apply(
         Turn::NextHand => {
             next_hand(rules, hooks, state, events)?;
             state.game = game.next();
+            state.log.actions.push(action.clone());
             return Ok(());
         }
         Turn::Table(t) => t,
     };
     let ctx = TableCtx::new(rules, state, game.next(), t);
     let mark = events.len();
-    // The backup leaves out the plays, which `play` changes only when it succeeds.
-    let plays = std::mem::take(&mut state.tables[t].plays);
     let before = state.tables[t].clone();
-    state.tables[t].plays = plays;
-    let restore = |table: &mut Table, before: Table| {
-        let plays = std::mem::take(&mut table.plays);
-        *table = Table { plays, ..before };
-    };
     if let Err(e) = play(
         &ctx,
         &mut state.tables[t],
@@ -82,7 +76,7 @@ pub(crate) fn apply(
         &action.kind,
         events,
     ) {
-        restore(&mut state.tables[t], before);
+        state.tables[t] = before;
         events.truncate(mark);
         return Err(e);
     }
@@ -90,15 +84,12 @@ pub(crate) fn apply(
     if state.is_between_hands()
         && let Err(e) = score::record_deal(rules, hooks, state, events)
     {
-        // The play that ended the hand was not a draw, so it did not reshuffle: it only
-        // added itself to the plays.
-        let table = &mut state.tables[t];
-        table.plays.pop();
-        restore(table, before);
+        state.tables[t] = before;
         state.game = game;
         events.truncate(mark);
         return Err(e);
     }
+    state.log.actions.push(action.clone());
     Ok(())
 }
 
@@ -181,8 +172,8 @@ impl TableCtx<'_> {
     }
 }
 
-/// Plays `kind` for `seat` at `table` and records it in the table's plays. On error the table
-/// may be half changed, but for its plays: callers play on a copy or restore it.
+/// Plays `kind` for `seat` at `table`. On error the table may be half changed: callers play on
+/// a copy or restore it.
 pub(crate) fn play(
     ctx: &TableCtx,
     table: &mut Table,
@@ -190,28 +181,11 @@ pub(crate) fn play(
     kind: &ActionKind,
     events: &mut Vec<Event>,
 ) -> Result<(), StepError> {
-    let reshuffles = table.reshuffles;
-    let played = play_unrecorded(ctx, table, seat, kind, events)?;
-    // A reshuffle starts the plays again (so that a state stays bounded).
-    if table.reshuffles != reshuffles {
-        table.plays.clear();
-    }
-    table.plays.push(played);
-    Ok(())
-}
-
-fn play_unrecorded(
-    ctx: &TableCtx,
-    table: &mut Table,
-    seat: Seat,
-    kind: &ActionKind,
-    events: &mut Vec<Event>,
-) -> Result<Play, StepError> {
     let rules = ctx.rules;
     let t = ctx.table_index;
     let r = table.role(seat).ok_or(IllegalAction::SittingOut(seat))?;
     let other = table.seats[r.other()];
-    let played = match (table.phase.clone(), kind) {
+    match (table.phase.clone(), kind) {
         (Phase::UpcardOffer { .. }, ActionKind::TakeUpcard) => {
             let card = table.discard.pop().ok_or(IllegalAction::DiscardPileEmpty)?;
             table.hands[r].insert(card);
@@ -226,7 +200,6 @@ fn play_unrecorded(
                 taken: Some(card),
                 must_go_out: false,
             };
-            Play::Take
         }
         (Phase::UpcardOffer { passes, .. }, ActionKind::Pass) => {
             events.push(Event::Passed { table: t, seat });
@@ -241,7 +214,6 @@ fn play_unrecorded(
                     stock_only: true,
                 }
             };
-            Play::Pass
         }
         (Phase::UpcardOffer { .. }, _) => return Err(IllegalAction::DecideOnUpcard.into()),
 
@@ -279,10 +251,6 @@ fn play_unrecorded(
                 taken: (*from == Source::Discard).then_some(card),
                 must_go_out: false,
             };
-            match from {
-                Source::Stock => Play::Stock(card),
-                Source::Discard => Play::Pile(card),
-            }
         }
         (Phase::Draw { .. }, ActionKind::TakeUpcard) => {
             return Err(IllegalAction::UpcardNotOffered.into());
@@ -317,12 +285,10 @@ fn play_unrecorded(
                 taken: Some(card),
                 must_go_out: true,
             };
-            Play::Pile(card)
         }
         (Phase::LastDiscard { .. }, ActionKind::Pass) => {
             events.push(Event::Passed { table: t, seat });
             end_dead(ctx, table, events);
-            Play::Pass
         }
         (
             Phase::LastDiscard { .. },
@@ -355,7 +321,7 @@ fn play_unrecorded(
             table.phase = match rule::after_discard(rules, table) {
                 AfterDiscard::Dead => {
                     end_dead(ctx, table, events);
-                    return Ok(Play::Discard(*card));
+                    return Ok(());
                 }
                 AfterDiscard::LastDiscard => Phase::LastDiscard { seat: other },
                 AfterDiscard::Draw => Phase::Draw {
@@ -363,7 +329,6 @@ fn play_unrecorded(
                     stock_only: false,
                 },
             };
-            Play::Discard(*card)
         }
         (Phase::Discard { taken, .. }, ActionKind::Knock { discard, melds }) => {
             let limit = table.knock_limit.ok_or(IllegalAction::NoKnocking)?;
@@ -383,7 +348,6 @@ fn play_unrecorded(
                 Outcome::Knock
             };
             go_out(ctx, table, r, Some(*discard), arrangement, outcome, events)?;
-            Play::Knock(*discard)
         }
         (Phase::Discard { taken, .. }, ActionKind::Gin { discard, melds }) => match discard {
             Some(discard) => {
@@ -402,7 +366,6 @@ fn play_unrecorded(
                     Outcome::Gin,
                     events,
                 )?;
-                Play::Gin(*discard)
             }
             None => {
                 if !rule::plays_big_gin(rules) {
@@ -413,7 +376,6 @@ fn play_unrecorded(
                     return Err(IllegalAction::NotBigGin.into());
                 }
                 go_out(ctx, table, r, None, arrangement, Outcome::BigGin, events)?;
-                Play::BigGin
             }
         },
         (Phase::Discard { .. }, ActionKind::Draw { .. }) => {
@@ -450,12 +412,11 @@ fn play_unrecorded(
                 plan.lay_offs,
             )?;
             end_hand(table, result, events);
-            Play::LayOff
         }
         (Phase::LayOff { .. }, _) => return Err(IllegalAction::MustLayOff.into()),
         (Phase::Over { .. }, _) => return Err(IllegalAction::HandIsOver.into()),
-    };
-    Ok(played)
+    }
+    Ok(())
 }
 
 /// The arrangement a player shows: theirs, checked, or the best one.

@@ -254,7 +254,8 @@ async fn authored_rulesets_that_do_not_load_are_invalid_ruleset() {
     }
 }
 
-/// A plain state with cards lost or doubled, an impossible phase, or another format version.
+/// A plain state with cards lost or doubled, an impossible phase, or another format version: the
+/// answer names the first place where the state is not what its log gives.
 #[actix_web::test]
 async fn inconsistent_plain_states_are_invalid_state() {
     let app = Client::new(false).await;
@@ -293,14 +294,18 @@ async fn inconsistent_plain_states_are_invalid_state() {
     target_unplayed["target"] = json!(175);
 
     for (what, bad, needle) in [
-        ("doubled", doubled, "twice"),
-        ("missing", missing, "missing"),
-        ("in one hand", in_one_hand, ""),
-        ("phase", phase, "discard"),
+        ("doubled", doubled, "at /tables/0/stock/0 it has"),
+        ("missing", missing, "at /tables/0/stock it has"),
+        ("in one hand", in_one_hand, "is listed twice"),
+        ("phase", phase, "at /tables/0/phase/name it has \"discard\""),
         ("unknown phase", unknown_phase, ""),
         ("version", version, "version"),
         ("old", old, "version"),
-        ("seats", seats, "seats"),
+        (
+            "seats",
+            seats,
+            "at /record/layout/sides it has [[0],[1],[2]]",
+        ),
         ("card", card, ""),
         ("target 0", target_zero, "played to 0"),
         ("target 175", target_unplayed, "played to 175"),

@@ -1,0 +1,262 @@
+//! The match's log: what its first deal was dealt from and every action accepted since. A plain
+//! state is checked by dealing and playing its log again, which must give the state exactly.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
+
+use crate::cards::Card;
+use crate::ruleset::Seat;
+
+use super::action::{Action, ActionKind, LayOffCard, Source};
+
+/// What a match was dealt from, and every action accepted since, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Log {
+    /// Who dealt the first hand.
+    #[schema(value_type = u8)]
+    pub dealer: Seat,
+    /// The decks of the first deal, one per table, top card first, when they were given (else
+    /// the seed shuffled them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<Vec<String>>)]
+    pub decks: Vec<Vec<Card>>,
+    /// Every action accepted so far: the seat, then what it did.
+    #[serde(serialize_with = "write_actions", deserialize_with = "read_actions")]
+    #[schema(schema_with = actions_schema)]
+    pub actions: Vec<Action>,
+}
+
+/// Writes an action as a log entry: `0 take`, `1 pass`, `0 stock`, `1 pile`, `0 discard 7H`,
+/// `1 knock 2D` (`1 knock 2D 5S,6S,7S 9H,9D,9C` when the player named the melds), `1 gin 2D`,
+/// `1 gin` (gin without a discard), `0 lay_off 8S>0 9C` (`>0`: onto the knocker's meld 0),
+/// `1 next_hand`.
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ", self.seat)?;
+        let melds = |f: &mut fmt::Formatter<'_>, melds: &Option<Vec<Vec<Card>>>| {
+            for meld in melds.iter().flatten() {
+                f.write_str(" ")?;
+                for (i, c) in meld.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{c}")?;
+                }
+            }
+            Ok(())
+        };
+        match &self.kind {
+            ActionKind::TakeUpcard => f.write_str("take"),
+            ActionKind::Pass => f.write_str("pass"),
+            ActionKind::Draw {
+                from: Source::Stock,
+            } => f.write_str("stock"),
+            ActionKind::Draw {
+                from: Source::Discard,
+            } => f.write_str("pile"),
+            ActionKind::Discard { card } => write!(f, "discard {card}"),
+            ActionKind::Knock { discard, melds: m } => {
+                write!(f, "knock {discard}")?;
+                melds(f, m)
+            }
+            ActionKind::Gin { discard, melds: m } => {
+                f.write_str("gin")?;
+                if let Some(d) = discard {
+                    write!(f, " {d}")?;
+                }
+                melds(f, m)
+            }
+            ActionKind::LayOff { cards } => {
+                f.write_str("lay_off")?;
+                for c in cards {
+                    write!(f, " {}", c.card)?;
+                    if let Some(onto) = c.onto {
+                        write!(f, ">{onto}")?;
+                    }
+                }
+                Ok(())
+            }
+            ActionKind::NextHand => f.write_str("next_hand"),
+        }
+    }
+}
+
+/// A string that is not a log entry.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{0:?} is not a log entry (a seat, then take, pass, stock, pile, next_hand, discard and a \
+     card, knock or gin and the discard, then any melds, or lay_off and the cards, as in \
+     \"0 discard 7H\")"
+)]
+pub struct ParseEntryError(String);
+
+impl FromStr for Action {
+    type Err = ParseEntryError;
+
+    fn from_str(s: &str) -> Result<Action, ParseEntryError> {
+        let err = || ParseEntryError(s.chars().take(60).collect());
+        let mut words = s.split(' ');
+        let seat: Seat = words
+            .next()
+            .filter(|w| w.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|w| w.parse().ok())
+            .ok_or_else(err)?;
+        let verb = words.next().ok_or_else(err)?;
+        let rest: Vec<&str> = words.collect();
+        let card = |w: &str| -> Result<Card, ParseEntryError> {
+            if w.trim() != w || w.is_empty() {
+                return Err(err());
+            }
+            w.parse().map_err(|_| err())
+        };
+        let melds = |ws: &[&str]| -> Result<Option<Vec<Vec<Card>>>, ParseEntryError> {
+            if ws.is_empty() {
+                return Ok(None);
+            }
+            ws.iter()
+                .map(|w| w.split(',').map(card).collect())
+                .collect::<Result<_, _>>()
+                .map(Some)
+        };
+        let kind = match (verb, rest.as_slice()) {
+            ("take", []) => ActionKind::TakeUpcard,
+            ("pass", []) => ActionKind::Pass,
+            ("stock", []) => ActionKind::Draw {
+                from: Source::Stock,
+            },
+            ("pile", []) => ActionKind::Draw {
+                from: Source::Discard,
+            },
+            ("next_hand", []) => ActionKind::NextHand,
+            ("discard", [c]) => ActionKind::Discard { card: card(c)? },
+            ("knock", [d, m @ ..]) => ActionKind::Knock {
+                discard: card(d)?,
+                melds: melds(m)?,
+            },
+            // A meld has a comma between its cards; a discard is one card.
+            ("gin", [d, m @ ..]) if !d.contains(',') => ActionKind::Gin {
+                discard: Some(card(d)?),
+                melds: melds(m)?,
+            },
+            ("gin", m) => ActionKind::Gin {
+                discard: None,
+                melds: melds(m)?,
+            },
+            ("lay_off", cards) => ActionKind::LayOff {
+                cards: cards
+                    .iter()
+                    .map(|w| match w.split_once('>') {
+                        Some((c, onto)) if onto.bytes().all(|b| b.is_ascii_digit()) => {
+                            Ok(LayOffCard {
+                                card: card(c)?,
+                                onto: Some(onto.parse().map_err(|_| err())?),
+                            })
+                        }
+                        Some(_) => Err(err()),
+                        None => Ok(LayOffCard {
+                            card: card(w)?,
+                            onto: None,
+                        }),
+                    })
+                    .collect::<Result<_, _>>()?,
+            },
+            _ => return Err(err()),
+        };
+        Ok(Action::new(seat, kind))
+    }
+}
+
+fn write_actions<S: Serializer>(actions: &[Action], s: S) -> Result<S::Ok, S::Error> {
+    struct Entry<'a>(&'a Action);
+    impl Serialize for Entry<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_str(self.0)
+        }
+    }
+    s.collect_seq(actions.iter().map(Entry))
+}
+
+fn read_actions<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Action>, D::Error> {
+    struct Entry(Action);
+    impl<'de> Deserialize<'de> for Entry {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Entry, D::Error> {
+            let s = <Cow<'de, str>>::deserialize(d)?;
+            s.parse().map(Entry).map_err(serde::de::Error::custom)
+        }
+    }
+    Ok(Vec::<Entry>::deserialize(d)?
+        .into_iter()
+        .map(|e| e.0)
+        .collect())
+}
+
+fn actions_schema() -> impl Into<RefOr<Schema>> {
+    const CARD: &str = "(?:[2-9TtJjQqKkAa]|10)[CDHScdhs]";
+    let meld = format!("{CARD}(?:,{CARD})+");
+    let entry = ObjectBuilder::new()
+        .schema_type(SchemaType::Type(Type::String))
+        .description(Some(
+            "One accepted action: the seat, then `take`, `pass`, `stock`, `pile`, `next_hand`, \
+             `discard` and the card, `knock` and the discard, `gin` and any discard, each \
+             followed by the melds the player named (cards joined by commas), or `lay_off` and \
+             the cards (`8S>0`: onto the knocker's meld 0).",
+        ))
+        .pattern(Some(format!(
+            "^[0-9]+ (?:take|pass|stock|pile|next_hand|discard {CARD}|knock {CARD}(?: {meld})*|\
+             gin(?: {CARD})?(?: {meld})*|lay_off(?: {CARD}(?:>[0-9]+)?)*)$"
+        )))
+        .examples(["0 discard 7H"]);
+    ArrayBuilder::new().items(entry)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_read_back_as_written() {
+        for text in [
+            "0 take",
+            "1 pass",
+            "0 stock",
+            "1 pile",
+            "3 next_hand",
+            "0 discard 7H",
+            "1 knock KC",
+            "1 knock KC 5S,6S,7S 9H,9D,9C",
+            "1 gin 2D",
+            "1 gin 2D AS,2S,3S",
+            "1 gin",
+            "1 gin AS,2S,3S 4D,4C,4H",
+            "0 lay_off",
+            "0 lay_off 8S>0 9C",
+        ] {
+            let action: Action = text.parse().unwrap();
+            assert_eq!(action.to_string(), text);
+        }
+        for bad in [
+            "",
+            "0",
+            "x take",
+            "-1 take",
+            "0 take 7H",
+            "0 draw",
+            "0 discard",
+            "0 discard 1H",
+            "0  discard 7H",
+            "0 discard 7H ",
+            "0 knock",
+            "0 lay_off 8S>x",
+            "0 lay_off 8S>",
+            "256 take",
+        ] {
+            assert!(bad.parse::<Action>().is_err(), "{bad}");
+        }
+    }
+}
