@@ -66,14 +66,19 @@ DEFENDER = "2C 3D 4H 8S TD 4S 8H 3C 2H 4D".split()
 ALL_CARDS = [r + s for s in "CDHS" for r in "A23456789TJQK"]
 
 
-def lay_off_state(server):
-    """A real standard lay-off: seat 1 knocked with 5S6S7S 9H9D9C JCQCKC, seat 0 to lay off."""
+def lay_off_deal(server):
+    """A standard deal of a fixed deck: seat 1 holds 5S6S7S 9H9D9C JCQCKC AD, the stock starts 2D."""
     deck = []
     for a, b in zip(KNOCKER, DEFENDER):
         deck += [a, b]
     deck += ["KD", "2D"]
     deck += [c for c in ALL_CARDS if c not in deck]
-    snap = server.post("/v1/games", {"ruleset": "standard", "target": 100, "dealer": 0, "deck": deck})
+    return server.post("/v1/games", {"ruleset": "standard", "target": 100, "dealer": 0, "deck": deck})
+
+
+def lay_off_state(server):
+    """A real standard lay-off: seat 1 knocked with 5S6S7S 9H9D9C JCQCKC, seat 0 to lay off."""
+    snap = lay_off_deal(server)
     for action in [
         {"seat": 1, "type": "pass"},
         {"seat": 0, "type": "pass"},
@@ -85,6 +90,26 @@ def lay_off_state(server):
     if state["tables"][0]["phase"]["name"] != "lay_off":
         sys.exit(f"setup: not a lay-off: {state['tables'][0]['phase']}")
     return state
+
+
+def long_log(state):
+    """`state` (the lay-off deal, before any action) with a log that plays legally for as many
+    actions as a request holds, but whose tables are still those of the deal: the check plays the
+    whole log again before it finds the difference. Seat 1 draws 2D from the stock and discards
+    it; from then on each player takes the discard and throws back the card they took on their
+    turn before (2D, 2C, AD round and round), a hand that never ends."""
+    actions = ["1 pass", "0 pass", "1 stock", "1 discard 2D", "0 pile", "0 discard 2C", "1 pile", "1 discard AD"]
+    cycle = ["2D", "2C", "AD"]
+    bad = json.loads(json.dumps(state))
+    turn, size = 0, len(json.dumps(bad)) + 200
+    while size < BODY_LIMIT - 100:
+        seat = turn % 2
+        for a in (f"{seat} pile", f"{seat} discard {cycle[turn % 3]}"):
+            actions.append(a)
+            size += len(a) + 4
+        turn += 1
+    bad["log"]["actions"] = actions
+    return bad
 
 
 def yaml_ruleset(rid, extra=""):
@@ -159,6 +184,15 @@ def cases(server):
         "POST",
         "/v1/games/step",
         {"state": blown, "action": {"seat": 0, "type": "lay_off", "cards": [{"card": "KS", "onto": 0}]}},
+        {422},
+    )
+    long = long_log(lay_off_deal(server)["state"])
+    add("log-20k-actions-view", "POST", "/v1/games/view", {"state": long, "seat": 0}, {422})
+    add(
+        "log-20k-actions-step",
+        "POST",
+        "/v1/games/step",
+        {"state": long, "action": {"seat": 1, "type": "pass"}},
         {422},
     )
     opts = "options:\n" + "".join(f"  o{i}: {{}}\n" for i in range(4000))
