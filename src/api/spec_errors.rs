@@ -36,8 +36,9 @@ pub fn example_error(code: &str) -> Option<ApiError> {
             "hook knock_limit failed: ran over its limit of 100000 operations".into(),
         ),
         "invalid-state" => ApiError::InvalidState(vec![
-            "cards appear twice: 7H".into(),
-            "cards are missing: 2C".into(),
+            "the state is not the one its log gives: at /tables/0/stock/0 it has \"7H\", where the \
+             log's 12 actions give \"2C\""
+                .into(),
         ]),
         "tampered-state" => ApiError::TamperedState(
             "the state token does not open with this server's secret (altered, cut, or sealed by another server)".into(),
