@@ -124,7 +124,14 @@ limits (operations, call depth, sizes, time) or returns something the checks ref
 action fail with `script-error` (naming the hook, and the script's line and column when the
 script failed), and the game state stays as it was.
 
-Helpers every script may call: `card_rank(\"TD\")` is `\"T\"`, `card_suit(\"TD\")` is `\"D\"`.
+Helpers every script may call: `card_rank(\"TD\")` is `\"T\"`, `card_suit(\"TD\")` is `\"D\"`,
+and `entries(games, side, points)` is an entry `#{game, side, points}` for each game of the array
+`games`: `entries([1, 2], 0, 17)` is `[#{game: 1, side: 0, points: 17}, #{game: 2, ...}]`.
+`record_result`'s context has a method too: `ctx.open_games(side, new)` is the open games (not
+closed) where `side` has points, and the first `new` open games where it has none yet, in order;
+a side that does not exist is an error. Hollywood scoring is `entries(ctx.open_games(side, 1),
+side, points)`. Both do natively what a script would otherwise do by walking the games, and each
+statement a script runs costs about as much as a whole call of either.
 Public functions must be hook points; write `private fn` for helpers.
 ";
 

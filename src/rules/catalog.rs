@@ -100,7 +100,6 @@ impl Catalog {
     }
 
     /// Adds the `*.yaml` rulesets of `dir`, with the `*.rhai` scripts beside them. Either every
-    /// Adds the `*.yaml` rulesets of `dir`, with the `*.rhai` scripts beside them. Either every
     /// file loads and is added, or nothing is and every error is returned.
     pub fn add_dir(&mut self, dir: &Path) -> Result<(), Vec<RulesetError>> {
         let files = files::read_dir(dir, true)?;

@@ -414,6 +414,62 @@ mod hollywood {
         assert_eq!(record(h, &closed, win(1, 20)), [(1, 1, 20)]);
     }
 
+    /// A ruleset whose `record_result` is `script`.
+    fn recording(script: &str) -> Arc<Variant> {
+        let yaml = "id: x\nname: X\nhooks:\n  record_result:\n    script: h.rhai\n";
+        Catalog::builtin()
+            .check(yaml, &scripts(&[("h.rhai", script)]))
+            .unwrap_or_else(|e| panic!("{e:#?}"))
+    }
+
+    #[test]
+    fn open_games_and_entries_walk_the_games_natively() {
+        let v = recording(
+            r#"fn record_result(ctx) {
+    if ctx.open_games(0, 0) != [1] { throw "side 0 scored"; }
+    if ctx.open_games(0, 1) != [1, 2] { throw "and the next open one"; }
+    if ctx.open_games(0, 9) != [1, 2, 3] { throw "every open one"; }
+    if ctx.open_games(0, -1) != [1] { throw "no new one"; }
+    if ctx.open_games(1, 0) != [3] { throw "side 1 scored"; }
+    if entries([], 0, 5) != [] { throw "no entries"; }
+    if entries([2], 0, 5) != [#{game: 2, side: 0, points: 5}] { throw "an entry"; }
+    entries(ctx.open_games(1, 1), 1, 17)
+}
+"#,
+        );
+        let games = [
+            game([104, 40], true),
+            game([60, 0], false),
+            game([0, 0], false),
+            game([0, 7], false),
+        ];
+        assert_eq!(
+            record(v.hooks.as_ref(), &games, win(1, 17)),
+            [(1, 1, 17), (3, 1, 17)]
+        );
+    }
+
+    #[test]
+    fn open_games_of_a_side_that_does_not_exist_fails() {
+        let v = recording("fn record_result(ctx) { ctx.open_games(2, 0) }\n");
+        let layout = MatchLayout::individual(2);
+        let e = v
+            .hooks
+            .record_result(&RecordInfo {
+                hand_number: 3,
+                target: Target::Points(100),
+                layout: &layout,
+                games: &[game([0, 0], false)],
+                results: &[win(0, 5)],
+            })
+            .unwrap_err();
+        assert!(
+            e.message
+                .contains("open_games: side 2 does not exist (2 sides)"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn plain_scoring_enters_the_first_open_game() {
         let v = resolve("standard", &[]).unwrap();

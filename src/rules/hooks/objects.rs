@@ -3,10 +3,14 @@
 //! the engine's own values and turns a field into a Rhai value only when the script reads it, so a
 //! hook pays for what it reads; what only the ruleset decides is built once per ruleset
 //! ([`DealConstants`]). The games and results inside a context are objects of the same kind.
+//!
+//! `record_result`'s context also has a method, `ctx.open_games(side, new)`, and every script may
+//! call `entries(games, side, points)`: what a script that scores several games at once would
+//! otherwise walk arrays for in script, at a cost per statement.
 
 use std::sync::{Arc, LazyLock};
 
-use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString, Map, Position};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
 
 use crate::cards::{Card, Rank};
 use crate::hooks::{GameScore, MatchLayout, ScoreEntry, TableResult, TableSeating};
@@ -114,7 +118,7 @@ pub(super) fn missing_field(e: &EvalAltResult) -> Option<&str> {
     }
 }
 
-/// Registers every context type.
+/// Registers every context type, `ctx.open_games(side, new)` and `entries(games, side, points)`.
 pub(super) fn register_all(engine: &mut Engine) {
     register::<DealContext>(engine);
     register::<LayoutContext>(engine);
@@ -123,6 +127,8 @@ pub(super) fn register_all(engine: &mut Engine) {
     register::<DealerContext>(engine);
     register::<Game>(engine);
     register::<ResultOf>(engine);
+    engine.register_fn("open_games", RecordContext::open_games);
+    engine.register_fn("entries", entries);
 }
 
 fn int(v: impl Into<i64>) -> Dynamic {
@@ -375,12 +381,60 @@ impl Object for RecordContext {
     ];
 }
 
+impl RecordContext {
+    /// `ctx.open_games(side, new)`: the open games where `side` has points, and the first `new`
+    /// open games where it has none yet, in order.
+    fn open_games(&mut self, side: INT, new: INT) -> Result<Array, Box<EvalAltResult>> {
+        let sides = self.sides.len();
+        let Some(side) = usize::try_from(side).ok().filter(|&s| s < sides) else {
+            return Err(format!("open_games: side {side} does not exist ({sides} sides)").into());
+        };
+        let mut new = new.max(0);
+        let mut games = Array::new();
+        for (i, g) in self.games.iter().enumerate() {
+            if g.closed {
+                continue;
+            }
+            if g.points.get(side).is_some_and(|&p| p > 0) {
+                games.push(int(i as i64));
+            } else if new > 0 {
+                new -= 1;
+                games.push(int(i as i64));
+            }
+        }
+        Ok(games)
+    }
+}
+
+/// `entries(games, side, points)`: an entry `#{game, side, points}` for each game of `games`.
+fn entries(games: Array, side: INT, points: INT) -> Array {
+    games
+        .into_iter()
+        .map(|game| entry(game, int(side), int(points)))
+        .collect()
+}
+
+/// An entry as a map: a copy of one built once (cheaper than three insertions), its values set.
+fn entry(game: Dynamic, side: Dynamic, points: Dynamic) -> Dynamic {
+    static EMPTY: LazyLock<Map> = LazyLock::new(|| {
+        ["game", "side", "points"]
+            .into_iter()
+            .map(|k| (k.into(), Dynamic::UNIT))
+            .collect()
+    });
+    let mut m = EMPTY.clone();
+    for (k, v) in m.iter_mut() {
+        *v = match k.as_str() {
+            "game" => game.clone(),
+            "side" => side.clone(),
+            _ => points.clone(),
+        };
+    }
+    Dynamic::from_map(m)
+}
+
 fn entry_map(e: &ScoreEntry) -> Dynamic {
-    let mut m = Map::new();
-    m.insert("game".into(), int(e.game));
-    m.insert("side".into(), int(e.side));
-    m.insert("points".into(), int(e.points));
-    m.into()
+    entry(int(e.game), int(e.side), int(e.points))
 }
 
 fn results(all: &Arc<[TableResult]>, sides: &Arc<[Vec<Seat>]>) -> Dynamic {
