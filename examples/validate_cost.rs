@@ -129,7 +129,7 @@ fn long_hand(v: &Variant, plays: usize) -> State {
     .expect("deals")
     .game;
     let mut events = Vec::new();
-    while g.log.actions.len() < plays {
+    while g.log.as_ref().map_or(0, |l| l.actions.len()) < plays {
         let t = &g.tables[0];
         let Some(seat) = t.to_act() else { break };
         let kind = match t.phase {
@@ -180,7 +180,7 @@ fn engine_figure(name: &str, v: &Variant, s: &State, n: u32) {
     println!(
         "{name:<48} {:>9} {us:>9.1} µs  ({} actions)",
         if accepted { "accepted" } else { "refused" },
-        s.log.actions.len()
+        s.log.as_ref().map_or(0, |l| l.actions.len())
     );
 }
 

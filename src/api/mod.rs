@@ -247,16 +247,17 @@ pub struct Opened {
 }
 
 impl Opened {
-    /// The state checked against its ruleset and hooks, and its target against the options in
-    /// force (the engine sees only the resolved ruleset): the game to play.
+    /// The game to play: a plain state checked against its ruleset and hooks (its log played
+    /// again), a sealed one taken as this server made it; and its target against the options in
+    /// force (the engine sees only the resolved ruleset).
     pub fn game(&self) -> Result<Game<'_>, ApiError> {
         let variant = &self.variant;
-        let checked =
-            Game::from_state(&variant.ruleset, variant.hooks.as_ref(), self.state.clone());
+        let (rules, hooks, state) = (&variant.ruleset, variant.hooks.as_ref(), self.state.clone());
         if !self.sealed {
+            let checked = Game::from_state(rules, hooks, state);
             return check_plain_state(variant, checked, self.state.target);
         }
-        let game = checked?;
+        let game = Game::from_sealed(rules, hooks, state)?;
         variant
             .check_target(game.target)
             .map_err(|e| ApiError::InvalidState(vec![e.to_string()]))?;

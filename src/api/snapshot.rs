@@ -114,10 +114,13 @@ impl Snapshot {
         let events = events.iter().map(|e| e.seen_by(audience.seat())).collect();
         let game = state.game;
         let state = match &app.sealer {
-            Some(sealer) => StateOutput::Sealed(sealer.seal(&state).map_err(|e| {
-                tracing::error!(error = %e, "sealing");
-                ApiError::Internal(e.to_string())
-            })?),
+            // A sealed state needs no proof: it is sealed without its log.
+            Some(sealer) => {
+                StateOutput::Sealed(sealer.seal(&State { log: None, ..state }).map_err(|e| {
+                    tracing::error!(error = %e, "sealing");
+                    ApiError::Internal(e.to_string())
+                })?)
+            }
             None => StateOutput::Plain(Box::new(state)),
         };
         Ok(Snapshot {

@@ -18,9 +18,9 @@ use super::view::{self, SeatView};
 use super::{legal, step};
 
 /// A state tied to the rules and hooks it was dealt or checked under. It is made only by
-/// [`Game::deal`] or [`Game::from_state`] (a wire [`State`] checked against its rules and
-/// hooks), so every method may rely on the state being one that play reaches. It reads as its
-/// [`State`].
+/// [`Game::deal`], [`Game::from_state`] (a wire [`State`] checked against its rules and hooks by
+/// playing its log again) or [`Game::from_sealed`] (a state the engine made and a server sealed),
+/// so every method may rely on the state being one that play reaches. It reads as its [`State`].
 #[derive(Clone)]
 pub struct Game<'r> {
     rules: &'r Ruleset,
@@ -61,6 +61,23 @@ impl<'r> Game<'r> {
         state: State,
     ) -> Result<Game<'r>, InvalidState> {
         validate::validate(rules, hooks, &state)?;
+        Ok(Game {
+            rules,
+            hooks,
+            state,
+        })
+    }
+
+    /// A state that this engine made and that reached us sealed (authenticated), so that no one
+    /// changed it: it needs no proof and carries no log. Only its format version, target and bots
+    /// are checked.
+    pub fn from_sealed(
+        rules: &'r Ruleset,
+        hooks: &'r dyn Hooks,
+        mut state: State,
+    ) -> Result<Game<'r>, InvalidState> {
+        state.log = None;
+        validate::check_sealed(rules, &state)?;
         Ok(Game {
             rules,
             hooks,

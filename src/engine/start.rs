@@ -82,13 +82,13 @@ pub(crate) fn deal_first(
         tables: Vec::new(),
         winners: None,
         bots: Default::default(),
-        log: Log::default(),
+        log: None,
     };
     let events = deal_all(rules, hooks, &mut state, dealer, &game.decks)?;
-    state.log = Log {
+    state.log = Some(Log {
         dealer,
         decks: game.decks,
         actions: Vec::new(),
-    };
+    });
     Ok((state, events))
 }

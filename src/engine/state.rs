@@ -51,8 +51,10 @@ pub struct State {
     #[schema(value_type = crate::level::BotSeats)]
     pub bots: BTreeMap<Seat, Level>,
     /// What the match was dealt from and every action since: a plain state is accepted only if
-    /// playing its log again gives it exactly.
-    pub log: Log,
+    /// playing its log again gives it exactly. A sealed state, which no client can change, needs
+    /// no proof and carries none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<Log>,
 }
 
 /// One hand in play: two players (by role), the cards and the phase.

@@ -43,7 +43,7 @@ pub(crate) fn step(
             }
         }
     }
-    next.log.actions.push(action.clone());
+    log(&mut next, action);
     Ok((next, events))
 }
 
@@ -61,7 +61,7 @@ pub(crate) fn apply(
         Turn::NextHand => {
             next_hand(rules, hooks, state, events)?;
             state.game = game.next();
-            state.log.actions.push(action.clone());
+            log(state, action);
             return Ok(());
         }
         Turn::Table(t) => t,
@@ -89,8 +89,15 @@ pub(crate) fn apply(
         events.truncate(mark);
         return Err(e);
     }
-    state.log.actions.push(action.clone());
+    log(state, action);
     Ok(())
+}
+
+/// Adds an accepted action to the state's log, if it keeps one.
+fn log(state: &mut State, action: &Action) {
+    if let Some(log) = &mut state.log {
+        log.actions.push(action.clone());
+    }
 }
 
 /// What an action is about: the next deal, or a turn at table `t`.

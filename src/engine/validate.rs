@@ -13,7 +13,6 @@ use crate::hooks::Hooks;
 use crate::level::Level;
 use crate::ruleset::{Ruleset, Seat, Target};
 
-use super::log::Log;
 use super::start::{NewGame, deal_first};
 use super::state::{STATE_VERSION, State};
 use super::step;
@@ -31,6 +30,29 @@ pub(crate) fn validate(
     hooks: &dyn Hooks,
     state: &State,
 ) -> Result<(), InvalidState> {
+    let mut p = check_frame(rules, state);
+    if let Err(problem) = replay(rules, hooks, state) {
+        p.push(problem);
+    }
+    done(p)
+}
+
+/// What a sealed state is checked for: it came from this engine, but perhaps from another
+/// version or under options since refused.
+pub(crate) fn check_sealed(rules: &Ruleset, state: &State) -> Result<(), InvalidState> {
+    done(check_frame(rules, state))
+}
+
+fn done(problems: Vec<String>) -> Result<(), InvalidState> {
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(InvalidState { problems })
+    }
+}
+
+/// The format version, the target and the bots.
+fn check_frame(rules: &Ruleset, state: &State) -> Vec<String> {
     let mut p = Vec::new();
     if state.version != STATE_VERSION {
         p.push(format!(
@@ -44,14 +66,7 @@ pub(crate) fn validate(
         p.push(format!("this game is not played to {target}"));
     }
     check_bots(&state.bots, rules.seats, &mut p);
-    if let Err(problem) = replay(rules, hooks, state) {
-        p.push(problem);
-    }
-    if p.is_empty() {
-        Ok(())
-    } else {
-        Err(InvalidState { problems: p })
-    }
+    p
 }
 
 /// Bots play seats of the game, and leave at least one seat to a human.
@@ -68,7 +83,12 @@ pub(crate) fn check_bots(bots: &BTreeMap<Seat, Level>, seats: Seat, p: &mut Vec<
 
 /// Deals and plays the log again; the state must be what that gives.
 fn replay(rules: &Ruleset, hooks: &dyn Hooks, state: &State) -> Result<(), String> {
-    let log = &state.log;
+    let Some(log) = &state.log else {
+        return Err(
+            "the state has no log: a plain state carries the log of its match, which proves it"
+                .into(),
+        );
+    };
     let new = NewGame {
         ruleset: (*state.ruleset).clone(),
         seed: state.seed,
@@ -95,7 +115,7 @@ fn replay(rules: &Ruleset, hooks: &dyn Hooks, state: &State) -> Result<(), Strin
     }
     // The logs are the same (the replay logged the state's own actions): only the rest is shown.
     let unlogged = |s: &State| State {
-        log: Log::default(),
+        log: None,
         ..s.clone()
     };
     let (got, want) = match (

@@ -66,9 +66,10 @@ fn shuffle_unseen<'v>(
     if g.deal_number > 0 || g.tables.iter().any(|t| t.reshuffles > 0) {
         return None;
     }
+    let log = g.log.as_ref()?;
     let mut decks = Vec::new();
     for (i, table) in g.tables.iter().enumerate() {
-        let deck = match g.log.decks.get(i) {
+        let deck = match log.decks.get(i) {
             Some(d) => d.clone(),
             None => shuffled_deck(g.seed, 0, i as u8),
         };
@@ -98,12 +99,12 @@ fn shuffle_unseen<'v>(
         seed: g.seed,
         id: Some(g.game.id),
         target: Some(g.target),
-        dealer: Some(g.log.dealer),
+        dealer: Some(log.dealer),
         decks,
     };
     let mut other = Game::deal(&v.ruleset, v.hooks.as_ref(), new).ok()?.game;
     let mut events = Vec::new();
-    for a in &g.log.actions {
+    for a in &log.actions {
         other.apply(a, &mut events).ok()?;
     }
     Some(other)

@@ -357,7 +357,7 @@ fn a_later_deal_is_the_seeded_one() {
     refused(&v, &bad, "at /tables/0/hands/0/0 it has");
     // The first deal's deck is the log's.
     let mut bad = lay_off_state(&v);
-    bad.log.decks[0].swap(0, 1);
+    bad.log.as_mut().unwrap().decks[0].swap(0, 1);
     refused(
         &v,
         &bad,
@@ -565,7 +565,7 @@ fn the_log_must_lead_to_the_cards() {
 
     let with = |actions: &[&str]| {
         let mut bad = s.clone();
-        bad.log.actions = actions.iter().map(|a| a.parse().unwrap()).collect();
+        bad.log.as_mut().unwrap().actions = actions.iter().map(|a| a.parse().unwrap()).collect();
         bad
     };
     // A draw from the pile where only the stock may be drawn.
@@ -587,7 +587,7 @@ fn the_log_must_lead_to_the_cards() {
     );
     // Another first dealer.
     let mut bad = s.clone();
-    bad.log.dealer = 1;
+    bad.log.as_mut().unwrap().dealer = 1;
     refused(&v, &bad, "log entry 1 (\"1 pass\") cannot be played there");
 
     // The discard pile's order is what the play leaves: with the upcard under the knocker's
@@ -734,7 +734,7 @@ async fn a_hand_too_long_to_carry_is_refused_at_the_step() {
             break (before, action);
         }
     };
-    let plays = last.log.actions.len();
+    let plays = last.log.as_ref().unwrap().actions.len();
     assert!(plays > 15_000, "{plays} actions");
     let app = Client::new(false).await;
     let state = serde_json::to_value(last.state()).unwrap();
@@ -752,4 +752,45 @@ async fn a_hand_too_long_to_carry_is_refused_at_the_step() {
         .post("/v1/games/view", &json!({"state": state, "seat": 0}))
         .await;
     assert_eq!(status, 200);
+}
+
+/// A plain state proves itself with its log; a sealed one needs no proof, so its token does not
+/// grow with the actions of the match.
+#[actix_web::test]
+async fn plain_states_carry_their_log_and_sealed_ones_do_not() {
+    let v = variant("standard", &[]);
+    let mut s = lay_off_state(&v);
+    s.log = None;
+    refused(&v, &s, "the state has no log");
+
+    let app = Client::new(true).await;
+    let (status, mut snap) = app
+        .post("/v1/games", &json!({"ruleset": "standard", "seed": 5}))
+        .await;
+    assert_eq!(status, 201);
+    let first = snap["state"].as_str().unwrap().len();
+    // Pass, pass, then draw and discard until 30 actions were played.
+    for _ in 0..30 {
+        let action = snap["legal_actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| ["pass", "draw", "discard"].contains(&a["type"].as_str().unwrap()))
+            .unwrap()
+            .clone();
+        let (status, next) = app
+            .post(
+                "/v1/games/step",
+                &json!({"state": snap["state"], "action": action}),
+            )
+            .await;
+        assert_eq!(status, 200, "{next}");
+        snap = next;
+    }
+    let last = snap["state"].as_str().unwrap().len();
+    // A log would have added about 400 bytes of token.
+    assert!(
+        last < first + 120,
+        "the sealed token grew from {first} to {last} bytes"
+    );
 }
