@@ -10,7 +10,8 @@ use crate::game_types::{GameScore, MatchLayout, Outcome};
 use crate::level::Level;
 use crate::melds::LayOff;
 use crate::role::{ByRole, Role};
-use crate::ruleset::{RulesetRef, Seat, Target};
+use crate::ruleset::{RulesetRef, Target};
+use crate::seat::{Seat, Side};
 
 use super::identity::GameRef;
 use super::log::Log;
@@ -224,7 +225,7 @@ pub struct GameBonus {
     pub game: u8,
     /// The side that won the game.
     #[schema(value_type = u32)]
-    pub winner: u8,
+    pub winner: Side,
     /// Per side.
     pub game_bonus: Vec<i64>,
     /// Per side: the box bonus for every hand won in the game.
@@ -287,11 +288,11 @@ impl MatchRecord {
     /// Each seat's side's total.
     pub fn seat_totals(&self, seats: usize) -> Vec<i64> {
         let totals = self.totals();
-        (0..seats as Seat)
+        Seat::all(seats)
             .map(|s| {
                 self.layout
                     .side_of(s)
-                    .and_then(|side| totals.get(side).copied())
+                    .and_then(|side| totals.get(side.index()).copied())
                     .unwrap_or(0)
             })
             .collect()
@@ -347,7 +348,7 @@ impl State {
             return Vec::new();
         }
         if self.is_between_hands() {
-            return (0..self.seats() as Seat).collect();
+            return Seat::all(self.seats()).collect();
         }
         let mut seats: Vec<Seat> = self.tables.iter().filter_map(Table::to_act).collect();
         seats.sort_unstable();
@@ -367,7 +368,7 @@ mod tests {
     #[test]
     fn scores_of_counts_near_their_limits_do_not_wrap() {
         let mut r = MatchRecord::new(MatchLayout {
-            sides: vec![vec![0], vec![1]],
+            sides: vec![vec![Seat::new(0)], vec![Seat::new(1)]],
             games: 3,
         });
         for g in &mut r.games {

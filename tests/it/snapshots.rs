@@ -12,7 +12,8 @@ use gin_rules::engine::{
     Action, ActionKind, Event, HandResult, NewGame, Outcome, Scores, Source, StepError,
 };
 use gin_rules::rules::{Catalog, RulesRow, Variant, rules_table};
-use gin_rules::ruleset::{AuthoredRuleset, RulesetRef, Seat, Target};
+use gin_rules::ruleset::{AuthoredRuleset, RulesetRef, Target};
+use gin_rules::seat::Seat;
 use serde::{Deserialize, Serialize};
 
 use crate::variants;
