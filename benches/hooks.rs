@@ -22,7 +22,7 @@ use gin_rules::hooks::{
 use gin_rules::rules::hooks::{ScriptHooks, observe_contexts};
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::{NextDealer, RulesetRef, Target};
-use gin_rules::seat::Seat;
+use gin_rules::seat::{BySeat, Seat};
 
 /// CPU time of the calling thread.
 struct CpuTime;
@@ -105,7 +105,7 @@ struct DealFacts {
     layout: MatchLayout,
     games: Vec<GameScore>,
     results: Vec<TableResult>,
-    totals: Vec<i64>,
+    totals: BySeat<i64>,
 }
 
 fn facts() -> DealFacts {
@@ -134,7 +134,7 @@ fn facts() -> DealFacts {
             points: 17,
             multiplier: 1,
         }],
-        totals: vec![189, 71],
+        totals: vec![189, 71].into(),
     }
 }
 

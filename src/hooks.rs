@@ -23,7 +23,7 @@ pub use crate::game_types::{
     GameScore, MAX_GAMES, MatchLayout, Outcome as HandOutcome, ScoreEntry, TableSeating,
 };
 use crate::ruleset::{NextDealer, Target};
-use crate::seat::Seat;
+use crate::seat::{BySeat, Seat};
 
 /// What a hook may read when a hand is dealt.
 #[derive(Clone, Debug)]
@@ -34,7 +34,7 @@ pub struct DealInfo<'a> {
     /// 0 for the first hand of the match.
     pub hand_number: u32,
     /// Match totals per seat before this hand.
-    pub totals: &'a [i64],
+    pub totals: &'a BySeat<i64>,
     /// The ruleset's own knock limit (`None`: no knocking).
     pub knock_limit: Option<u8>,
 }

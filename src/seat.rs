@@ -1,7 +1,9 @@
 //! Seats at a game and the sides that score: small numbers that cannot be mixed with a count,
-//! with each other, or with a role. On the wire and for scripts both are plain integers.
+//! with each other, or with a role; and one value per seat. On the wire and for scripts they are
+//! plain integers (and lists).
 
 use std::fmt;
+use std::ops::{Index, IndexMut};
 
 use serde::{Deserialize, Serialize};
 
@@ -90,6 +92,103 @@ impl fmt::Debug for Seat {
     }
 }
 
+/// One value per seat of a game, seat 0's first; on the wire, a list.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct BySeat<T>(Vec<T>);
+
+impl<T> BySeat<T> {
+    /// `value` for each of `seats` seats.
+    pub fn filled(seats: u8, value: T) -> BySeat<T>
+    where
+        T: Clone,
+    {
+        BySeat(vec![value; usize::from(seats)])
+    }
+
+    /// The value of `seat`, if the list reaches it.
+    pub fn get(&self, seat: Seat) -> Option<&T> {
+        self.0.get(seat.index())
+    }
+
+    pub fn get_mut(&mut self, seat: Seat) -> Option<&mut T> {
+        self.0.get_mut(seat.index())
+    }
+
+    /// Each seat with its value.
+    pub fn by_seat(&self) -> impl Iterator<Item = (Seat, &T)> {
+        Seat::all(self.0.len()).zip(&self.0)
+    }
+
+    /// The values, seat 0's first.
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.0.iter()
+    }
+
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
+        self.0.iter_mut()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn as_slice(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<T> From<Vec<T>> for BySeat<T> {
+    fn from(values: Vec<T>) -> BySeat<T> {
+        BySeat(values)
+    }
+}
+
+impl<T> FromIterator<T> for BySeat<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(values: I) -> BySeat<T> {
+        BySeat(values.into_iter().collect())
+    }
+}
+
+impl<T: PartialEq> PartialEq<Vec<T>> for BySeat<T> {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        self.0 == *other
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq<[T; N]> for BySeat<T> {
+    fn eq(&self, other: &[T; N]) -> bool {
+        self.0 == *other
+    }
+}
+
+impl<T> Index<Seat> for BySeat<T> {
+    type Output = T;
+
+    fn index(&self, seat: Seat) -> &T {
+        &self.0[seat.index()]
+    }
+}
+
+impl<T> IndexMut<Seat> for BySeat<T> {
+    fn index_mut(&mut self, seat: Seat) -> &mut T {
+        &mut self.0[seat.index()]
+    }
+}
+
+impl<'a, T> IntoIterator for &'a BySeat<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
 /// A side that scores: a player, or a team of seats; an index into the match layout's `sides`.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -164,5 +263,21 @@ mod tests {
             serde_json::from_str(r#"{"1": 5}"#).unwrap_or_default();
         assert_eq!(map.get(&Seat::new(1)), Some(&5));
         assert_eq!(format!("{} {:?}", Seat::new(2), Side::new(1)), "2 1");
+        let points: BySeat<i64> = serde_json::from_str("[0,25,0]").unwrap_or_default();
+        assert_eq!(points[Seat::new(1)], 25);
+        assert_eq!(
+            serde_json::to_string(&points).unwrap_or_default(),
+            "[0,25,0]"
+        );
+    }
+
+    #[test]
+    fn a_seat_indexes_its_own_value() {
+        let mut v = BySeat::filled(3, 0);
+        v[Seat::new(2)] = 7;
+        assert_eq!(v, [0, 0, 7]);
+        assert_eq!(v.get(Seat::new(3)), None);
+        let found: Vec<(u8, i32)> = v.by_seat().map(|(s, &x)| (s.number(), x)).collect();
+        assert_eq!(found, [(0, 0), (1, 0), (2, 7)]);
     }
 }

@@ -115,7 +115,7 @@ pub(super) fn advise(app: &AppState, key: Option<&str>, body: SuggestRequest) ->
     let opened = app.open_state(&body.state)?;
     let state = opened.game()?;
     let seat = body.seat;
-    if seat.index() >= state.seats() {
+    if !state.has_seat(seat) {
         return Err(ApiError::UnknownSeat(format!(
             "there is no seat {seat}: this game has seats 0 to {}",
             state.seats().saturating_sub(1)

@@ -180,7 +180,7 @@ pub(super) fn deal(app: &AppState, req: NewGameRequest, id: GameId) -> Result<Ve
     let mut dealt = Game::deal(&variant.ruleset, variant.hooks.as_ref(), game)?;
     let seats = dealt.game.seats();
     let audience = match (req.as_seat, &app.seat_keys) {
-        (Some(seat), _) if seat.index() >= seats => {
+        (Some(seat), _) if !dealt.game.has_seat(seat) => {
             return Err(ApiError::UnknownSeat(format!(
                 "as_seat {seat}: this game has seats 0 to {}",
                 seats.saturating_sub(1)

@@ -227,7 +227,7 @@ pub fn simulate_levels(
                             for &p in seats {
                                 let l = &mut by_level[seat_slot[p.index()]];
                                 l.hands += 1;
-                                l.points += r.points.get(p.index()).copied().unwrap_or(0);
+                                l.points += r.points.get(p).copied().unwrap_or(0);
                             }
                         }
                         match r.outcome {

@@ -214,7 +214,7 @@ pub(crate) fn deal_table(
         upcard,
         dealer,
         hand_number: state.deal_number,
-        totals: &state.record.seat_totals(usize::from(rules.seats)),
+        totals: &state.record.seat_totals(rules.seats),
         knock_limit: rules.knock_limit,
     };
     let knock_limit = hooks.knock_limit(&info)?;

@@ -7,7 +7,7 @@ use crate::hooks::{DealerInfo, HookError, Hooks, RecordInfo, TableResult, check_
 use crate::melds::{Arrangement, LayOff, meld_lists};
 use crate::role::Role;
 use crate::ruleset::{Ruleset, Target};
-use crate::seat::{Seat, Side};
+use crate::seat::{BySeat, Seat, Side};
 
 use super::error::{Overflow, StepError, add_i64, mul_i64};
 use super::event::Event;
@@ -26,7 +26,7 @@ pub(crate) fn hand_result(
     defender: &Arrangement,
     laid_off: Vec<LayOff>,
 ) -> Result<HandResult, Overflow> {
-    let seats = usize::from(rules.seats);
+    let seats = rules.seats;
     let (k_seat, d_seat) = (table.seats[knocker], table.seats[knocker.other()]);
     let (kd, dd) = (knock.deadwood, defender.deadwood);
     let (outcome, winner, base) = match knock.outcome {
@@ -52,14 +52,14 @@ pub(crate) fn hand_result(
         .checked_mul(u64::from(table.multiplier))
         .and_then(|p| u32::try_from(p).ok())
         .ok_or(Overflow("the hand's score"))?;
-    let mut points = vec![0i64; seats];
-    points[winner.index()] = i64::from(scored);
-    let mut deadwood = vec![0u32; seats];
-    deadwood[k_seat.index()] = kd;
-    deadwood[d_seat.index()] = dd;
-    let mut shown = vec![Vec::new(); seats];
-    shown[k_seat.index()] = meld_lists(&rules.melds, &knock.melds);
-    shown[d_seat.index()] = meld_lists(&rules.melds, &defender.melds);
+    let mut points = BySeat::filled(seats, 0);
+    points[winner] = i64::from(scored);
+    let mut deadwood = BySeat::filled(seats, 0);
+    deadwood[k_seat] = kd;
+    deadwood[d_seat] = dd;
+    let mut shown = BySeat::filled(seats, Vec::new());
+    shown[k_seat] = meld_lists(&rules.melds, &knock.melds);
+    shown[d_seat] = meld_lists(&rules.melds, &defender.melds);
     Ok(HandResult {
         game,
         table: table_index,
@@ -75,15 +75,15 @@ pub(crate) fn hand_result(
 
 /// A dead hand: nobody scores.
 pub(crate) fn dead_result(rules: &Ruleset, game: GameRef, table_index: u8) -> HandResult {
-    let seats = usize::from(rules.seats);
+    let seats = rules.seats;
     HandResult {
         game,
         table: table_index,
         outcome: Outcome::Dead,
         winner: None,
-        points: vec![0; seats],
-        deadwood: vec![0; seats],
-        melds: vec![Vec::new(); seats],
+        points: BySeat::filled(seats, 0),
+        deadwood: BySeat::filled(seats, 0),
+        melds: BySeat::filled(seats, Vec::new()),
         laid_off: Vec::new(),
         multiplier: 1,
     }
@@ -104,7 +104,7 @@ pub(crate) fn table_results(tables: &[Table]) -> Vec<TableResult> {
                 winner: result.winner,
                 points: result
                     .winner
-                    .and_then(|w| result.points.get(w.index()))
+                    .and_then(|w| result.points.get(w))
                     .map_or(0, |&p| u32::try_from(p).unwrap_or(u32::MAX)),
                 multiplier: result.multiplier,
             }),

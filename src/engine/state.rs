@@ -11,7 +11,7 @@ use crate::level::Level;
 use crate::melds::LayOff;
 use crate::role::{ByRole, Role};
 use crate::ruleset::{RulesetRef, Target};
-use crate::seat::{Seat, Side};
+use crate::seat::{BySeat, Seat, Side};
 
 use super::identity::GameRef;
 use super::log::Log;
@@ -191,11 +191,14 @@ pub struct HandResult {
     #[schema(value_type = Option<u8>)]
     pub winner: Option<Seat>,
     /// Points scored this hand, per seat (multiplier included).
-    pub points: Vec<i64>,
+    #[schema(value_type = Vec<i64>)]
+    pub points: BySeat<i64>,
     /// Deadwood per seat (after lay-offs for the defender; 0 for a seat not at the table).
-    pub deadwood: Vec<u32>,
+    #[schema(value_type = Vec<u32>)]
+    pub deadwood: BySeat<u32>,
     /// The melds each seat showed.
-    pub melds: Vec<Vec<Vec<Card>>>,
+    #[schema(value_type = Vec<Vec<Vec<Card>>>)]
+    pub melds: BySeat<Vec<Vec<Card>>>,
     /// The cards the defender laid off, and onto which of the knocker's melds.
     pub laid_off: Vec<LayOff>,
     /// What the hand's points were multiplied by (Oklahoma's spade upcard: 2).
@@ -286,7 +289,7 @@ impl MatchRecord {
     }
 
     /// Each seat's side's total.
-    pub fn seat_totals(&self, seats: usize) -> Vec<i64> {
+    pub fn seat_totals(&self, seats: u8) -> BySeat<i64> {
         let totals = self.totals();
         Seat::all(seats)
             .map(|s| {
@@ -336,6 +339,10 @@ impl State {
 
     pub fn seats(&self) -> usize {
         self.record.layout.sides.iter().map(Vec::len).sum()
+    }
+
+    pub fn has_seat(&self, seat: Seat) -> bool {
+        seat.index() < self.seats()
     }
 
     pub fn scores(&self) -> Scores {

@@ -112,7 +112,7 @@ fn whose_turn(state: &State, action: &Action) -> Result<Turn, IllegalAction> {
         return Err(IllegalAction::MatchOver);
     }
     let seat = action.seat;
-    if seat.index() >= state.seats() {
+    if !state.has_seat(seat) {
         return Err(IllegalAction::NoSuchSeat(seat));
     }
     if let ActionKind::NextHand = action.kind {

@@ -148,7 +148,7 @@ pub(crate) fn views(rules: &Ruleset, state: &State) -> Vec<SeatView> {
 }
 
 fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Option<SeatView> {
-    if seat.index() >= state.seats() {
+    if !state.has_seat(seat) {
         return None;
     }
     let t = state.table_of(seat).or_else(|| {

@@ -767,7 +767,7 @@ impl ScriptHooks {
             upcard_value: self.ruleset.melds.value(deal.upcard),
             dealer: deal.dealer,
             hand_number: deal.hand_number,
-            totals: deal.totals.to_vec(),
+            totals: deal.totals.clone(),
             default,
         }
     }

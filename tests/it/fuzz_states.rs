@@ -312,7 +312,7 @@ fn mutate_result(rng: &mut impl Rng, r: &mut HandResult) {
         }
         3 => {
             let i = rng.random_range(0..r.deadwood.len().max(1));
-            if let Some(d) = r.deadwood.get_mut(i) {
+            if let Some(d) = r.deadwood.get_mut(Seat::new(i as u8)) {
                 *d = edge_u32(rng);
             }
         }
@@ -325,7 +325,7 @@ fn mutate_result(rng: &mut impl Rng, r: &mut HandResult) {
         }),
         _ => {
             let i = rng.random_range(0..r.melds.len().max(1));
-            if let Some(m) = r.melds.get_mut(i) {
+            if let Some(m) = r.melds.get_mut(Seat::new(i as u8)) {
                 m.push(vec![card(rng), card(rng), card(rng)]);
             }
         }

@@ -7,7 +7,7 @@ use gin_rules::cards::Card;
 use gin_rules::hooks::{DealInfo, HookError, Hooks};
 use gin_rules::rules::{Catalog, ResolveError, RulesetError, Variant};
 use gin_rules::ruleset::{AceRank, Ruleset, RulesetRef, Target};
-use gin_rules::seat::Seat;
+use gin_rules::seat::{BySeat, Seat};
 
 use crate::variants;
 use variants::{option_subsets, reference};
@@ -37,8 +37,8 @@ fn one_error(yaml: &str, list: &[(&str, &str)]) -> RulesetError {
     errors.into_iter().next().unwrap()
 }
 
-fn deal(upcard: &str) -> (Card, Vec<i64>) {
-    (upcard.parse().unwrap(), vec![0, 0])
+fn deal(upcard: &str) -> (Card, BySeat<i64>) {
+    (upcard.parse().unwrap(), BySeat::filled(2, 0))
 }
 
 fn knock_limit(hooks: &dyn Hooks, upcard: &str) -> Result<Option<u8>, HookError> {

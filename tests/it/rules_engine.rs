@@ -183,7 +183,7 @@ fn oklahoma_spade_upcard_doubles_every_score() {
         .unwrap();
     assert_eq!(result.outcome, Outcome::Knock);
     assert_eq!(result.multiplier, 2);
-    assert_eq!(result.points[1], (70 - 5) * 2);
+    assert_eq!(result.points[Seat::new(1)], (70 - 5) * 2);
 
     // A hearts upcard scores the same hand once.
     let state = deal(&v, "5H");

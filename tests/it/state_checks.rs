@@ -288,7 +288,7 @@ fn results_that_the_cards_do_not_give_are_refused() {
     let v = variant("standard", &[]);
     let mut s = gin_state(&v);
     assert_eq!(result_of(&mut s).outcome, Outcome::Gin);
-    result_of(&mut s).deadwood[1] = 10;
+    result_of(&mut s).deadwood[Seat::new(1)] = 10;
     refused(
         &v,
         &s,
@@ -300,7 +300,7 @@ fn results_that_the_cards_do_not_give_are_refused() {
     refused(&v, &s, "at /tables/0/phase/result/outcome it has \"gin\"");
     // Points that are not what the cards score.
     let mut s = gin_state(&v);
-    result_of(&mut s).points[1] += 1;
+    result_of(&mut s).points[Seat::new(1)] += 1;
     refused(&v, &s, "at /tables/0/phase/result/points it has");
 }
 
