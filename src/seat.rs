@@ -59,12 +59,6 @@ impl From<u8> for Seat {
     }
 }
 
-impl From<Seat> for u8 {
-    fn from(s: Seat) -> u8 {
-        s.0
-    }
-}
-
 impl From<Seat> for i64 {
     fn from(s: Seat) -> i64 {
         i64::from(s.0)
@@ -115,11 +109,6 @@ impl<T> BySeat<T> {
         self.0.get_mut(seat.index())
     }
 
-    /// Each seat with its value.
-    pub fn by_seat(&self) -> impl Iterator<Item = (Seat, &T)> {
-        Seat::all(self.0.len()).zip(&self.0)
-    }
-
     /// The values, seat 0's first.
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.0.iter()
@@ -135,10 +124,6 @@ impl<T> BySeat<T> {
 
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
-    }
-
-    pub fn as_slice(&self) -> &[T] {
-        &self.0
     }
 }
 
@@ -277,7 +262,5 @@ mod tests {
         v[Seat::new(2)] = 7;
         assert_eq!(v, [0, 0, 7]);
         assert_eq!(v.get(Seat::new(3)), None);
-        let found: Vec<(u8, i32)> = v.by_seat().map(|(s, &x)| (s.number(), x)).collect();
-        assert_eq!(found, [(0, 0), (1, 0), (2, 7)]);
     }
 }
