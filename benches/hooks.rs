@@ -22,6 +22,7 @@ use gin_rules::hooks::{
 use gin_rules::rules::hooks::{ScriptHooks, observe_contexts};
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::{NextDealer, RulesetRef, Target};
+use gin_rules::seat::{BySeat, Seat};
 
 /// CPU time of the calling thread.
 struct CpuTime;
@@ -104,7 +105,7 @@ struct DealFacts {
     layout: MatchLayout,
     games: Vec<GameScore>,
     results: Vec<TableResult>,
-    totals: Vec<i64>,
+    totals: BySeat<i64>,
 }
 
 fn facts() -> DealFacts {
@@ -125,15 +126,15 @@ fn facts() -> DealFacts {
         results: vec![TableResult {
             table: 0,
             seating: TableSeating {
-                dealer: 1,
-                players: [0, 1],
+                dealer: Seat::new(1),
+                players: [Seat::new(0), Seat::new(1)],
             },
             outcome: HandOutcome::Knock,
-            winner: Some(1),
+            winner: Some(Seat::new(1)),
             points: 17,
             multiplier: 1,
         }],
-        totals: vec![189, 71],
+        totals: vec![189, 71].into(),
     }
 }
 
@@ -141,14 +142,14 @@ fn facts() -> DealFacts {
 fn one_deal(hooks: &dyn Hooks, f: &DealFacts) -> usize {
     let deal = DealInfo {
         upcard: "TD".parse::<Card>().unwrap_or_else(|_| unreachable!()),
-        dealer: 1,
+        dealer: Seat::new(1),
         hand_number: 7,
         totals: &f.totals,
         knock_limit: Some(10),
     };
     let seating = SeatingInfo {
         seats: 2,
-        dealer: 1,
+        dealer: Seat::new(1),
         hand_number: 7,
         layout: &f.layout,
     };
@@ -161,7 +162,7 @@ fn one_deal(hooks: &dyn Hooks, f: &DealFacts) -> usize {
     };
     let dealer = DealerInfo {
         seats: 2,
-        dealer: 1,
+        dealer: Seat::new(1),
         hand_number: 7,
         rule: NextDealer::Loser,
         layout: &f.layout,
@@ -178,7 +179,7 @@ fn one_deal(hooks: &dyn Hooks, f: &DealFacts) -> usize {
         .score_multiplier(&deal)
         .map_or_else(ok, |m| m as usize);
     n += hooks.record_result(&record).map_or_else(ok, |e| e.len());
-    n += hooks.next_dealer(&dealer).map_or_else(ok, usize::from);
+    n += hooks.next_dealer(&dealer).map_or_else(ok, Seat::index);
     n
 }
 

@@ -19,6 +19,7 @@ use gin_rules::cards::{Card, CardSet, parse_cards};
 use gin_rules::engine::{Action, ActionKind, Game, NewGame, Phase, Source, State};
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::{RulesetRef, Target};
+use gin_rules::seat::Seat;
 use serde_json::json;
 
 fn variant(catalog: &Catalog, id: &str, options: &[&str]) -> Arc<Variant> {
@@ -85,7 +86,7 @@ fn repeated_melds(v: &Variant, n: usize) -> State {
         seed: 1,
         id: None,
         target: Some(Target::Points(100)),
-        dealer: Some(0),
+        dealer: Some(Seat::new(0)),
         decks: vec![deck],
     };
     let mut s = Game::deal(&v.ruleset, v.hooks.as_ref(), game)

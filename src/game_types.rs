@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ruleset::Seat;
+use crate::seat::{Seat, Side};
 
 /// How a hand ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
@@ -58,14 +58,17 @@ impl MatchLayout {
     /// One side per seat, one game.
     pub fn individual(seats: u8) -> MatchLayout {
         MatchLayout {
-            sides: (0..seats).map(|s| vec![s]).collect(),
+            sides: Seat::all(seats).map(|s| vec![s]).collect(),
             games: 1,
         }
     }
 
     /// The side a seat belongs to.
-    pub fn side_of(&self, seat: Seat) -> Option<usize> {
-        self.sides.iter().position(|side| side.contains(&seat))
+    pub fn side_of(&self, seat: Seat) -> Option<Side> {
+        Side::all(self.sides.len())
+            .zip(&self.sides)
+            .find(|(_, seats)| seats.contains(&seat))
+            .map(|(side, _)| side)
     }
 
     /// Checks the layout for `seats` players: every seat on exactly one side, 1..=8 games.
@@ -82,7 +85,7 @@ impl MatchLayout {
                 return Err("a side has no seats".into());
             }
             for &s in side {
-                match seen.get_mut(usize::from(s)) {
+                match seen.get_mut(s.index()) {
                     None => return Err(format!("seat {s} does not exist ({seats} seats)")),
                     Some(true) => return Err(format!("seat {s} is on two sides")),
                     Some(x) => *x = true,
@@ -113,7 +116,8 @@ pub struct ScoreEntry {
     /// The game (a Hollywood column, else 0) the points go to; it must be open.
     pub game: u8,
     /// The side (a seat, or a team: an index into the match layout's `sides`) that scores.
-    pub side: u8,
+    #[schema(value_type = u8)]
+    pub side: Side,
     /// The points the side scores in that game.
     pub points: u32,
 }

@@ -22,7 +22,8 @@ use crate::cards::Card;
 pub use crate::game_types::{
     GameScore, MAX_GAMES, MatchLayout, Outcome as HandOutcome, ScoreEntry, TableSeating,
 };
-use crate::ruleset::{NextDealer, Seat, Target};
+use crate::ruleset::{NextDealer, Target};
+use crate::seat::{BySeat, Seat};
 
 /// What a hook may read when a hand is dealt.
 #[derive(Clone, Debug)]
@@ -33,7 +34,7 @@ pub struct DealInfo<'a> {
     /// 0 for the first hand of the match.
     pub hand_number: u32,
     /// Match totals per seat before this hand.
-    pub totals: &'a [i64],
+    pub totals: &'a BySeat<i64>,
     /// The ruleset's own knock limit (`None`: no knocking).
     pub knock_limit: Option<u8>,
 }
@@ -161,7 +162,7 @@ pub fn check_seating(tables: &[TableSeating], seats: u8) -> Result<(), String> {
     }
     let mut seated = vec![false; usize::from(seats)];
     for t in tables {
-        if t.dealer >= seats {
+        if !t.dealer.is_in(seats) {
             return Err(format!(
                 "dealer seat {} does not exist ({seats} seats)",
                 t.dealer
@@ -171,7 +172,7 @@ pub fn check_seating(tables: &[TableSeating], seats: u8) -> Result<(), String> {
             return Err(format!("seat {} plays against itself", t.players[0]));
         }
         for &s in &t.players {
-            match seated.get_mut(usize::from(s)) {
+            match seated.get_mut(s.index()) {
                 None => return Err(format!("seat {s} does not exist ({seats} seats)")),
                 Some(true) => return Err(format!("seat {s} plays at two tables")),
                 Some(x) => *x = true,
@@ -199,7 +200,7 @@ pub fn check_entries(
             Some(g) if g.closed => return Err(format!("game {} is closed", e.game)),
             Some(_) => {}
         }
-        if usize::from(e.side) >= layout.sides.len() {
+        if e.side.index() >= layout.sides.len() {
             return Err(format!(
                 "side {} does not exist ({} sides)",
                 e.side,
@@ -214,7 +215,7 @@ pub fn check_entries(
 /// seat first; with three or more seats the dealer deals to the next two seats and sits out.
 pub fn default_seating(seats: u8, dealer: Seat) -> Vec<TableSeating> {
     let n = seats.max(2);
-    let next = |k: u8| (dealer + k) % n;
+    let next = |k: u8| dealer.after(k, n);
     let players = if n == 2 {
         [next(1), dealer]
     } else {
@@ -235,7 +236,7 @@ pub fn default_entries(info: &RecordInfo) -> Vec<ScoreEntry> {
             let side = info.layout.side_of(r.winner?)?;
             Some(ScoreEntry {
                 game: game as u8,
-                side: side as u8,
+                side,
                 points: r.points,
             })
         })
@@ -257,7 +258,7 @@ pub fn default_next_dealer(info: &DealerInfo) -> Seat {
         NextDealer::Loser => other(winner),
         NextDealer::Winner => winner,
         NextDealer::Alternate => other(result.seating.dealer),
-        NextDealer::NextInTurn => (info.dealer + 1) % info.seats.max(1),
+        NextDealer::NextInTurn => info.dealer.after(1, info.seats),
     }
 }
 

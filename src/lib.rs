@@ -14,4 +14,5 @@ pub mod role;
 pub mod rules;
 pub mod ruleset;
 pub mod sample;
+pub mod seat;
 pub mod whole;

@@ -5,8 +5,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, CardSet};
 
-pub type Seat = u8;
-
 /// How the ace sits in runs.
 #[derive(
     Clone,

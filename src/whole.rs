@@ -90,16 +90,17 @@ fn optional<'de, D: Deserializer<'de>, T: TryFrom<u64>>(
     d.deserialize_option(OptionalWhole(Whole::new(max)))
 }
 
-pub fn u8<'de, D: Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
-    whole(d, u8::MAX.into())
+/// A `u8`, or what is built from one (a [`Seat`](crate::seat::Seat)).
+pub fn u8<'de, D: Deserializer<'de>, T: From<u8>>(d: D) -> Result<T, D::Error> {
+    whole::<D, u8>(d, u8::MAX.into()).map(T::from)
 }
 
 pub fn u32<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     whole(d, u32::MAX.into())
 }
 
-pub fn option_u8<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u8>, D::Error> {
-    optional(d, u8::MAX.into())
+pub fn option_u8<'de, D: Deserializer<'de>, T: From<u8>>(d: D) -> Result<Option<T>, D::Error> {
+    optional::<D, u8>(d, u8::MAX.into()).map(|n| n.map(T::from))
 }
 
 pub fn option_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use crate::bot::{self, Decision, Level};
 use crate::engine::{Game, StepError};
-use crate::ruleset::Seat;
+use crate::seat::Seat;
 
 use super::games::{SeatAnswer, for_one_seat, to_json};
 use super::{ApiError, AppState, StateInput};
@@ -23,11 +23,11 @@ pub fn parse_bots(
     let mut bots = BTreeMap::new();
     let range = || format!("this game has seats 0 to {}", seats.saturating_sub(1));
     for (key, level) in asked.into_iter().flatten() {
-        let seat: Seat = key
+        let seat = key
             .trim()
-            .parse()
+            .parse::<u8>()
             .ok()
-            .filter(|&s| s < seats)
+            .and_then(|n| Seat::of(n, seats))
             .ok_or_else(|| {
                 ApiError::UnknownSeat(format!(
                     "bots: {:?} is not a seat of this game: {}",
@@ -115,7 +115,7 @@ pub(super) fn advise(app: &AppState, key: Option<&str>, body: SuggestRequest) ->
     let opened = app.open_state(&body.state)?;
     let state = opened.game()?;
     let seat = body.seat;
-    if usize::from(seat) >= state.seats() {
+    if !state.has_seat(seat) {
         return Err(ApiError::UnknownSeat(format!(
             "there is no seat {seat}: this game has seats 0 to {}",
             state.seats().saturating_sub(1)
@@ -143,7 +143,7 @@ pub fn not_to_act(seat: Seat, to_act: &[Seat]) -> ApiError {
         many => format!(
             "seat {seat} has nothing to do now: seats {} are to act",
             many.iter()
-                .map(u8::to_string)
+                .map(Seat::to_string)
                 .collect::<Vec<_>>()
                 .join(" and ")
         ),

@@ -9,7 +9,8 @@ use utoipa::ToSchema;
 
 use crate::cards::Card;
 use crate::engine::{Action, Game, GameId, GameRef, NewGame, SeatView};
-use crate::ruleset::{AuthoredRuleset, RulesetRef, Seat, Target};
+use crate::ruleset::{AuthoredRuleset, RulesetRef, Target};
+use crate::seat::Seat;
 
 use super::bots::{bot_seat, parse_bots, play_bots};
 use super::gate::check_state_fits;
@@ -179,7 +180,7 @@ pub(super) fn deal(app: &AppState, req: NewGameRequest, id: GameId) -> Result<Ve
     let mut dealt = Game::deal(&variant.ruleset, variant.hooks.as_ref(), game)?;
     let seats = dealt.game.seats();
     let audience = match (req.as_seat, &app.seat_keys) {
-        (Some(seat), _) if usize::from(seat) >= seats => {
+        (Some(seat), _) if !dealt.game.has_seat(seat) => {
             return Err(ApiError::UnknownSeat(format!(
                 "as_seat {seat}: this game has seats 0 to {}",
                 seats.saturating_sub(1)
@@ -192,7 +193,7 @@ pub(super) fn deal(app: &AppState, req: NewGameRequest, id: GameId) -> Result<Ve
     };
     dealt.game.set_bots(bots)?;
     play_bots(&mut dealt.game, &mut dealt.events)?;
-    let humans: Vec<Seat> = (0..seats as Seat)
+    let humans: Vec<Seat> = Seat::all(seats)
         .filter(|s| !dealt.game.bots.contains_key(s))
         .collect();
     let mut snapshot = Snapshot::new(app, &variant, dealt.game, dealt.events, audience)?;

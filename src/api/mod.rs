@@ -48,7 +48,8 @@ use serde_json::value::RawValue;
 
 use crate::engine::{Game, GameRef, InvalidState, STATE_VERSION, State};
 use crate::rules::did_you_mean;
-use crate::ruleset::{RulesetRef, Seat, Target};
+use crate::ruleset::{RulesetRef, Target};
+use crate::seat::Seat;
 
 pub use crate::rules::{Catalog, ResolveError, RulesetError, Variant};
 pub use error::{ApiError, Problem};

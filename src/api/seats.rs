@@ -13,7 +13,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::engine::GameId;
-use crate::ruleset::Seat;
+use crate::seat::Seat;
 
 use super::ApiError;
 use super::secrets::Secrets;
@@ -78,7 +78,7 @@ impl SeatKeys {
         let mut bytes = Vec::with_capacity(KEY_LEN);
         bytes.push(KEY_FORMAT);
         bytes.push(secret.key_id());
-        bytes.extend_from_slice(&secret.seat_key(id.as_bytes(), seat));
+        bytes.extend_from_slice(&secret.seat_key(id.as_bytes(), seat.number()));
         URL_SAFE_NO_PAD.encode(bytes)
     }
 
@@ -101,7 +101,7 @@ impl SeatKeys {
         }
         let tag = &bytes[2..];
         self.secrets.by_key_id(bytes[1]).find_map(|secret| {
-            (0..seats as Seat).find(|&seat| same(&secret.seat_key(id.as_bytes(), seat), tag))
+            Seat::all(seats).find(|&seat| same(&secret.seat_key(id.as_bytes(), seat.number()), tag))
         })
     }
 
@@ -153,6 +153,8 @@ mod tests {
         SeatKeys::new(Arc::new(Secrets::parse(secrets.as_bytes()).unwrap()))
     }
 
+    const S0: Seat = Seat::new(0);
+    const S1: Seat = Seat::new(1);
     const A: &str = "secret A, more than thirty-two bytes long";
     const B: &str = "secret B, more than thirty-two bytes long";
 
@@ -160,17 +162,17 @@ mod tests {
     fn a_key_opens_its_seat_of_its_game_only() {
         let k = keys(A);
         let (g1, g2) = (GameId([1; 16]), GameId([2; 16]));
-        let issued = k.issue(g1, &[0, 1]);
+        let issued = k.issue(g1, &[S0, S1]);
         assert_eq!(issued.len(), 2);
-        assert!(k.check(&issued[0].key, g1, 0, 2).is_ok());
-        assert!(k.check(&issued[1].key, g1, 1, 2).is_ok());
-        let e = k.check(&issued[1].key, g1, 0, 2).unwrap_err();
+        assert!(k.check(&issued[0].key, g1, S0, 2).is_ok());
+        assert!(k.check(&issued[1].key, g1, S1, 2).is_ok());
+        let e = k.check(&issued[1].key, g1, S0, 2).unwrap_err();
         assert_eq!(e.code(), "forbidden-seat");
         assert!(e.to_string().contains("seat 1's"), "{e}");
-        assert!(k.check(&issued[0].key, g2, 0, 2).is_err());
-        assert!(k.check("", g1, 0, 2).is_err());
-        assert!(k.check("!!", g1, 0, 2).is_err());
-        assert!(keys(B).check(&issued[0].key, g1, 0, 2).is_err());
+        assert!(k.check(&issued[0].key, g2, S0, 2).is_err());
+        assert!(k.check("", g1, S0, 2).is_err());
+        assert!(k.check("!!", g1, S0, 2).is_err());
+        assert!(keys(B).check(&issued[0].key, g1, S0, 2).is_err());
     }
 
     #[test]
@@ -178,11 +180,11 @@ mod tests {
         let old = keys(A);
         let rotated = keys(&format!("{B}\n{A}"));
         let g = GameId([7; 16]);
-        let from_old = old.key(g, 1);
-        assert!(rotated.check(&from_old, g, 1, 2).is_ok());
-        let from_new = rotated.key(g, 1);
+        let from_old = old.key(g, S1);
+        assert!(rotated.check(&from_old, g, S1, 2).is_ok());
+        let from_new = rotated.key(g, S1);
         assert_ne!(from_new, from_old);
-        assert!(keys(B).check(&from_new, g, 1, 2).is_ok());
-        assert!(keys(B).check(&from_old, g, 1, 2).is_err());
+        assert!(keys(B).check(&from_new, g, S1, 2).is_ok());
+        assert!(keys(B).check(&from_old, g, S1, 2).is_err());
     }
 }

@@ -4,7 +4,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::engine::{Action, Event, Game, GameRef, Scores, SeatView, State};
-use crate::ruleset::Seat;
+use crate::seat::Seat;
 
 use super::seats::{Audience, SeatKey};
 use super::{ApiError, AppState, Variant};

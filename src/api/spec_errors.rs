@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::cards::Card;
+use crate::seat::Seat;
 
 use super::error::ApiError;
 use super::routes::Route;
@@ -72,8 +73,8 @@ pub fn example_error(code: &str) -> Option<ApiError> {
                 .collect();
             return super::bots::parse_bots(Some(&bots), 2).err();
         }
-        "bot-seat" => super::bots::bot_seat(1),
-        "not-your-turn" => super::bots::not_to_act(1, &[0]),
+        "bot-seat" => super::bots::bot_seat(Seat::new(1)),
+        "not-your-turn" => super::bots::not_to_act(Seat::new(1), &[Seat::new(0)]),
         "payload-too-large" => ApiError::PayloadTooLarge {
             limit: super::BODY_LIMIT,
         },

@@ -14,6 +14,7 @@ use crate::engine::{Game as Checked, NewGame};
 use crate::rules::Catalog;
 use crate::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
 use crate::sample;
+use crate::seat::Seat;
 
 /// One real example of each action, event and phase, by its tag.
 pub struct Examples {
@@ -81,8 +82,7 @@ pub fn collect() -> Examples {
                     record_events(&mut out, &at.events);
                     if seed < SEEDS_WALKED {
                         out.values.push(("State", to_value(at.game.state())));
-                        for seat in 0..at.game.seats() {
-                            let seat = u8::try_from(seat).unwrap_or(0);
+                        for seat in Seat::all(at.game.seats()) {
                             if let Some(v) = at.game.view(seat) {
                                 out.values.push(("SeatView", to_value(&v)));
                             }
@@ -314,7 +314,8 @@ pub fn exchanges() -> Result<Vec<Exchange>, ApiError> {
     // Seat keys as a server with this (published, so never to be used) secret issues them.
     if let Ok(secrets) = Secrets::parse(b"the example secret of the API document, never a real one")
     {
-        let keys = super::SeatKeys::new(std::sync::Arc::new(secrets)).issue(EXAMPLE_GAME, &[0, 1]);
+        let keys = super::SeatKeys::new(std::sync::Arc::new(secrets))
+            .issue(EXAMPLE_GAME, &[Seat::new(0), Seat::new(1)]);
         for key in keys {
             out.push(exchange(None, Value::Null, "SeatKey", to_value(&key)));
         }

@@ -2,7 +2,7 @@
 //! seat's view, whenever they are to act, until a human seat must act or the match is over.
 
 use crate::engine::{Event, Game, StepError};
-use crate::ruleset::Seat;
+use crate::seat::Seat;
 
 use super::decide_for;
 

@@ -11,7 +11,8 @@ mod strong;
 use serde::Serialize;
 
 use crate::engine::{Action, Game, SeatView};
-use crate::ruleset::{Ruleset, Seat};
+use crate::ruleset::Ruleset;
+use crate::seat::Seat;
 
 pub use crate::level::{BotSeats, Level, UnknownLevel};
 pub use autoplay::{MAX_BOT_ACTIONS, play_bots};

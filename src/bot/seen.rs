@@ -67,7 +67,7 @@ impl Seen {
         }
         mix(self.opponent_known.0);
         mix(self.stock as u64);
-        mix(u64::from(view.seat));
+        mix(u64::from(view.seat.number()));
         mix(view.legal_actions.len() as u64);
         for t in &view.scores.totals {
             mix(*t as u64);

@@ -12,6 +12,7 @@ use crate::bot::{self, Level};
 use crate::engine::{Event, Game, NewGame, Outcome};
 use crate::hooks::Hooks;
 use crate::ruleset::{Ruleset, RulesetRef, Target};
+use crate::seat::Seat;
 
 #[derive(Args, Clone, Debug, Default)]
 pub struct PlayArgs {
@@ -195,14 +196,14 @@ pub fn simulate_levels(
         for &i in seat_slot.iter().collect::<std::collections::BTreeSet<_>>() {
             by_level[i].matches += 1;
         }
-        let mut at_table: Vec<[u8; 2]> = Vec::new();
+        let mut at_table: Vec<[Seat; 2]> = Vec::new();
         for e in &dealt.events {
             if let Event::Dealt { table, seats, .. } = e {
                 set_table(&mut at_table, *table, *seats);
             }
         }
         while let Some(&seat) = state.to_act().first() {
-            let level = by_level[seat_slot[usize::from(seat)]].level;
+            let level = by_level[seat_slot[seat.index()]].level;
             let Some(decision) = bot::decide_for(level, &state, seat) else {
                 anyhow::bail!("seat {seat} is to act but has no legal action");
             };
@@ -224,9 +225,9 @@ pub fn simulate_levels(
                         points += r.points.iter().sum::<i64>();
                         if let Some(seats) = at_table.get(usize::from(r.table)) {
                             for &p in seats {
-                                let l = &mut by_level[seat_slot[usize::from(p)]];
+                                let l = &mut by_level[seat_slot[p.index()]];
                                 l.hands += 1;
-                                l.points += r.points.get(usize::from(p)).copied().unwrap_or(0);
+                                l.points += r.points.get(p).copied().unwrap_or(0);
                             }
                         }
                         match r.outcome {
@@ -239,7 +240,7 @@ pub fn simulate_levels(
                     }
                     Event::Scored { entries } => {
                         for e in entries {
-                            let side = usize::from(e.side);
+                            let side = e.side.index();
                             let game = usize::from(e.game);
                             if recorded.len() <= game {
                                 recorded.resize(game + 1, Vec::new());
@@ -255,10 +256,10 @@ pub fn simulate_levels(
                             s.draws += 1;
                         }
                         for &w in winners {
-                            s.wins[usize::from(w)] += 1;
+                            s.wins[w.index()] += 1;
                         }
                         let won: std::collections::BTreeSet<usize> =
-                            winners.iter().map(|&w| seat_slot[usize::from(w)]).collect();
+                            winners.iter().map(|&w| seat_slot[w.index()]).collect();
                         for i in won {
                             by_level[i].wins += 1;
                         }
@@ -298,10 +299,10 @@ pub fn simulate_levels(
     Ok(s)
 }
 
-fn set_table(at_table: &mut Vec<[u8; 2]>, table: u8, seats: [u8; 2]) {
+fn set_table(at_table: &mut Vec<[Seat; 2]>, table: u8, seats: [Seat; 2]) {
     let t = usize::from(table);
     if at_table.len() <= t {
-        at_table.resize(t + 1, [0, 0]);
+        at_table.resize(t + 1, Default::default());
     }
     at_table[t] = seats;
 }

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
 use crate::melds::LayOff;
-use crate::ruleset::Seat;
+use crate::seat::Seat;
 
 /// An action of one seat: `type` says which, with its fields.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -160,8 +160,11 @@ impl From<WireAction> for Action {
 }
 
 impl Action {
-    pub fn new(seat: Seat, kind: ActionKind) -> Action {
-        Action { seat, kind }
+    pub fn new(seat: impl Into<Seat>, kind: ActionKind) -> Action {
+        Action {
+            seat: seat.into(),
+            kind,
+        }
     }
 
     pub fn type_name(&self) -> &'static str {

@@ -7,7 +7,8 @@ use crate::cards::{Card, CardSet};
 use crate::game_types::{MatchLayout, TableSeating};
 use crate::hooks::{DealInfo, HookError, Hooks, SeatingInfo, check_seating};
 use crate::role::{ByRole, Role};
-use crate::ruleset::{Ruleset, Seat};
+use crate::ruleset::Ruleset;
+use crate::seat::Seat;
 
 use super::error::{DealError, Overflow};
 use super::event::Event;
@@ -72,7 +73,7 @@ pub fn cut_for_dealer(seed: u64, seats: u8) -> Seat {
     let mut r = ChaCha20Rng::seed_from_u64(seed);
     r.set_stream(CUT_STREAM);
     shuffle(&mut deck, &mut r);
-    let mut cutting: Vec<Seat> = (0..seats).collect();
+    let mut cutting: Vec<Seat> = Seat::all(seats).collect();
     let mut next = deck.iter();
     while cutting.len() > 1 {
         let cut: Vec<(Seat, usize)> = cutting
@@ -90,7 +91,7 @@ pub fn cut_for_dealer(seed: u64, seats: u8) -> Seat {
         }
         cutting = tied;
     }
-    cutting.first().copied().unwrap_or(0)
+    cutting.first().copied().unwrap_or_default()
 }
 
 /// Which seats play at which table when `dealer` deals (through the `seating` hook).
@@ -213,7 +214,7 @@ pub(crate) fn deal_table(
         upcard,
         dealer,
         hand_number: state.deal_number,
-        totals: &state.record.seat_totals(usize::from(rules.seats)),
+        totals: &state.record.seat_totals(rules.seats),
         knock_limit: rules.knock_limit,
     };
     let knock_limit = hooks.knock_limit(&info)?;

@@ -3,7 +3,7 @@
 use crate::cards::Card;
 use crate::hooks::HookError;
 use crate::melds::MeldError;
-use crate::ruleset::Seat;
+use crate::seat::Seat;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalAction {

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::cards::Card;
 use crate::game_types::ScoreEntry;
 use crate::melds::LayOff;
-use crate::ruleset::Seat;
+use crate::seat::Seat;
 
 use super::action::Source;
 use super::identity::GameRef;

@@ -6,7 +6,8 @@ use std::ops::Deref;
 
 use crate::hooks::Hooks;
 use crate::level::Level;
-use crate::ruleset::{Ruleset, Seat};
+use crate::ruleset::Ruleset;
+use crate::seat::Seat;
 
 use super::action::Action;
 use super::error::{DealError, StepError};

@@ -2,7 +2,8 @@
 
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::melds;
-use crate::ruleset::{Ruleset, Seat};
+use crate::ruleset::Ruleset;
+use crate::seat::Seat;
 
 use super::action::{Action, ActionKind, LayOffCard, Source};
 use super::rule;
@@ -21,7 +22,7 @@ pub(crate) fn legal_actions_into(rules: &Ruleset, state: &State, out: &mut Vec<A
         return;
     }
     if state.is_between_hands() {
-        for seat in 0..state.seats() as u8 {
+        for seat in Seat::all(state.seats()) {
             out.push(Action::new(seat, ActionKind::NextHand));
         }
         return;

@@ -10,7 +10,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
 
 use crate::cards::Card;
-use crate::ruleset::Seat;
+use crate::seat::Seat;
 
 use super::action::{Action, ActionKind, LayOffCard, Source};
 

@@ -6,7 +6,8 @@ use crate::game_types::{GameScore, Outcome, ScoreEntry, TableSeating};
 use crate::hooks::{DealerInfo, HookError, Hooks, RecordInfo, TableResult, check_entries};
 use crate::melds::{Arrangement, LayOff, meld_lists};
 use crate::role::Role;
-use crate::ruleset::{Ruleset, Seat, Target};
+use crate::ruleset::{Ruleset, Target};
+use crate::seat::{BySeat, Seat, Side};
 
 use super::error::{Overflow, StepError, add_i64, mul_i64};
 use super::event::Event;
@@ -25,7 +26,7 @@ pub(crate) fn hand_result(
     defender: &Arrangement,
     laid_off: Vec<LayOff>,
 ) -> Result<HandResult, Overflow> {
-    let seats = usize::from(rules.seats);
+    let seats = rules.seats;
     let (k_seat, d_seat) = (table.seats[knocker], table.seats[knocker.other()]);
     let (kd, dd) = (knock.deadwood, defender.deadwood);
     let (outcome, winner, base) = match knock.outcome {
@@ -51,14 +52,14 @@ pub(crate) fn hand_result(
         .checked_mul(u64::from(table.multiplier))
         .and_then(|p| u32::try_from(p).ok())
         .ok_or(Overflow("the hand's score"))?;
-    let mut points = vec![0i64; seats];
-    points[usize::from(winner)] = i64::from(scored);
-    let mut deadwood = vec![0u32; seats];
-    deadwood[usize::from(k_seat)] = kd;
-    deadwood[usize::from(d_seat)] = dd;
-    let mut shown = vec![Vec::new(); seats];
-    shown[usize::from(k_seat)] = meld_lists(&rules.melds, &knock.melds);
-    shown[usize::from(d_seat)] = meld_lists(&rules.melds, &defender.melds);
+    let mut points = BySeat::filled(seats, 0);
+    points[winner] = i64::from(scored);
+    let mut deadwood = BySeat::filled(seats, 0);
+    deadwood[k_seat] = kd;
+    deadwood[d_seat] = dd;
+    let mut shown = BySeat::filled(seats, Vec::new());
+    shown[k_seat] = meld_lists(&rules.melds, &knock.melds);
+    shown[d_seat] = meld_lists(&rules.melds, &defender.melds);
     Ok(HandResult {
         game,
         table: table_index,
@@ -74,15 +75,15 @@ pub(crate) fn hand_result(
 
 /// A dead hand: nobody scores.
 pub(crate) fn dead_result(rules: &Ruleset, game: GameRef, table_index: u8) -> HandResult {
-    let seats = usize::from(rules.seats);
+    let seats = rules.seats;
     HandResult {
         game,
         table: table_index,
         outcome: Outcome::Dead,
         winner: None,
-        points: vec![0; seats],
-        deadwood: vec![0; seats],
-        melds: vec![Vec::new(); seats],
+        points: BySeat::filled(seats, 0),
+        deadwood: BySeat::filled(seats, 0),
+        melds: BySeat::filled(seats, Vec::new()),
         laid_off: Vec::new(),
         multiplier: 1,
     }
@@ -103,7 +104,7 @@ pub(crate) fn table_results(tables: &[Table]) -> Vec<TableResult> {
                 winner: result.winner,
                 points: result
                     .winner
-                    .and_then(|w| result.points.get(usize::from(w)))
+                    .and_then(|w| result.points.get(w))
                     .map_or(0, |&p| u32::try_from(p).unwrap_or(u32::MAX)),
                 multiplier: result.multiplier,
             }),
@@ -182,7 +183,7 @@ pub(crate) fn enter_deal(
     let mut record = record.clone();
     for e in &entries {
         let game = &mut record.games[usize::from(e.game)];
-        let side = usize::from(e.side);
+        let side = e.side.index();
         game.points[side] = add_i64(game.points[side], i64::from(e.points), "a score")?;
         if e.points > 0 {
             game.hands_won[side] = game.hands_won[side]
@@ -217,7 +218,7 @@ pub(crate) fn enter_deal(
         let all_dead = results.iter().all(|r| r.winner.is_none());
         let winners: Vec<Seat> = match leader(&finals) {
             Some((side, _)) if !(one_hand && all_dead) => {
-                let mut seats = record.layout.sides[side].clone();
+                let mut seats = record.layout.sides[side.index()].clone();
                 seats.sort_unstable();
                 seats
             }
@@ -244,9 +245,11 @@ pub(crate) fn checked_totals(record: &MatchRecord) -> Result<Vec<i64>, Overflow>
 }
 
 /// The side with the most points, if it leads alone.
-pub(crate) fn leader(points: &[i64]) -> Option<(usize, i64)> {
+pub(crate) fn leader(points: &[i64]) -> Option<(Side, i64)> {
     let best = points.iter().copied().max()?;
-    let mut at_best = points.iter().enumerate().filter(|&(_, &p)| p == best);
+    let mut at_best = Side::all(points.len())
+        .zip(points)
+        .filter(|&(_, &p)| p == best);
     let (side, _) = at_best.next()?;
     at_best.next().is_none().then_some((side, best))
 }
@@ -269,7 +272,7 @@ pub(crate) fn classic_bonuses(
     rules: &Ruleset,
     game: &GameScore,
     index: usize,
-    winner: usize,
+    winner: Side,
 ) -> Result<Option<GameBonus>, Overflow> {
     let m = &rules.match_rules;
     if m.game_bonus == 0 && m.box_bonus == 0 && m.shutout_multiplier <= 1 {
@@ -277,7 +280,7 @@ pub(crate) fn classic_bonuses(
     }
     let n = game.points.len();
     let mut game_bonus = vec![0i64; n];
-    game_bonus[winner] = i64::from(m.game_bonus);
+    game_bonus[winner.index()] = i64::from(m.game_bonus);
     let boxes = game
         .hands_won
         .iter()
@@ -287,7 +290,7 @@ pub(crate) fn classic_bonuses(
         .points
         .iter()
         .enumerate()
-        .all(|(s, &t)| s == winner || t == 0);
+        .all(|(s, &t)| s == winner.index() || t == 0);
     let shutout = if shut_out {
         m.shutout_multiplier.max(1)
     } else {
@@ -301,7 +304,7 @@ pub(crate) fn classic_bonuses(
             boxes[s],
             what,
         )?;
-        totals.push(if s == winner {
+        totals.push(if s == winner.index() {
             mul_i64(total, i64::from(shutout), what)?
         } else {
             total
@@ -309,7 +312,7 @@ pub(crate) fn classic_bonuses(
     }
     Ok(Some(GameBonus {
         game: index as u8,
-        winner: winner as u8,
+        winner,
         game_bonus,
         boxes,
         shutout,
@@ -323,7 +326,7 @@ pub(crate) fn next_dealer(
     hooks: &dyn Hooks,
     state: &State,
 ) -> Result<Seat, HookError> {
-    let dealer = state.tables.first().map_or(0, |t| t.dealer);
+    let dealer = state.tables.first().map_or(Seat::new(0), |t| t.dealer);
     let results = table_results(&state.tables);
     let info = DealerInfo {
         seats: rules.seats,
@@ -334,7 +337,7 @@ pub(crate) fn next_dealer(
         results: &results,
     };
     let next = hooks.next_dealer(&info)?;
-    if next >= rules.seats {
+    if !next.is_in(rules.seats) {
         return Err(hook_refused(
             "next_dealer",
             format!(

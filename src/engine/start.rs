@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use crate::cards::Card;
 use crate::hooks::{HookError, Hooks, LayoutInfo};
-use crate::ruleset::{Ruleset, RulesetRef, Seat, Target};
+use crate::ruleset::{Ruleset, RulesetRef, Target};
+use crate::seat::Seat;
 
 use super::deal::{check_deck, cut_for_dealer, deal_all, seating};
 use super::error::DealError;
@@ -29,6 +30,19 @@ pub struct NewGame {
 }
 
 impl NewGame {
+    /// What `state`'s match was dealt from, as its log says; `None` when it carries no log.
+    pub fn of_log(state: &State) -> Option<NewGame> {
+        let log = state.log.as_ref()?;
+        Some(NewGame {
+            ruleset: (*state.ruleset).clone(),
+            seed: state.seed,
+            id: Some(state.game.id),
+            target: Some(state.target),
+            dealer: Some(log.dealer),
+            decks: log.decks.clone(),
+        })
+    }
+
     pub fn seeded(ruleset: RulesetRef, seed: u64) -> NewGame {
         NewGame {
             ruleset,
@@ -49,7 +63,7 @@ pub(crate) fn deal_first(
 ) -> Result<(State, Vec<Event>), DealError> {
     let seats = rules.seats;
     let dealer = match game.dealer {
-        Some(d) if d >= seats => return Err(DealError::NoSuchSeat { seat: d, seats }),
+        Some(d) if !d.is_in(seats) => return Err(DealError::NoSuchSeat { seat: d, seats }),
         Some(d) => d,
         None => cut_for_dealer(game.seed, seats),
     };

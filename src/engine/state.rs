@@ -10,7 +10,8 @@ use crate::game_types::{GameScore, MatchLayout, Outcome};
 use crate::level::Level;
 use crate::melds::LayOff;
 use crate::role::{ByRole, Role};
-use crate::ruleset::{RulesetRef, Seat, Target};
+use crate::ruleset::{RulesetRef, Target};
+use crate::seat::{BySeat, Seat, Side};
 
 use super::identity::GameRef;
 use super::log::Log;
@@ -190,11 +191,14 @@ pub struct HandResult {
     #[schema(value_type = Option<u8>)]
     pub winner: Option<Seat>,
     /// Points scored this hand, per seat (multiplier included).
-    pub points: Vec<i64>,
+    #[schema(value_type = Vec<i64>)]
+    pub points: BySeat<i64>,
     /// Deadwood per seat (after lay-offs for the defender; 0 for a seat not at the table).
-    pub deadwood: Vec<u32>,
+    #[schema(value_type = Vec<u32>)]
+    pub deadwood: BySeat<u32>,
     /// The melds each seat showed.
-    pub melds: Vec<Vec<Vec<Card>>>,
+    #[schema(value_type = Vec<Vec<Vec<Card>>>)]
+    pub melds: BySeat<Vec<Vec<Card>>>,
     /// The cards the defender laid off, and onto which of the knocker's melds.
     pub laid_off: Vec<LayOff>,
     /// What the hand's points were multiplied by (Oklahoma's spade upcard: 2).
@@ -224,7 +228,7 @@ pub struct GameBonus {
     pub game: u8,
     /// The side that won the game.
     #[schema(value_type = u32)]
-    pub winner: u8,
+    pub winner: Side,
     /// Per side.
     pub game_bonus: Vec<i64>,
     /// Per side: the box bonus for every hand won in the game.
@@ -285,13 +289,13 @@ impl MatchRecord {
     }
 
     /// Each seat's side's total.
-    pub fn seat_totals(&self, seats: usize) -> Vec<i64> {
+    pub fn seat_totals(&self, seats: u8) -> BySeat<i64> {
         let totals = self.totals();
-        (0..seats as Seat)
+        Seat::all(seats)
             .map(|s| {
                 self.layout
                     .side_of(s)
-                    .and_then(|side| totals.get(side).copied())
+                    .and_then(|side| totals.get(side.index()).copied())
                     .unwrap_or(0)
             })
             .collect()
@@ -337,6 +341,10 @@ impl State {
         self.record.layout.sides.iter().map(Vec::len).sum()
     }
 
+    pub fn has_seat(&self, seat: Seat) -> bool {
+        seat.index() < self.seats()
+    }
+
     pub fn scores(&self) -> Scores {
         self.record.scores()
     }
@@ -347,7 +355,7 @@ impl State {
             return Vec::new();
         }
         if self.is_between_hands() {
-            return (0..self.seats() as Seat).collect();
+            return Seat::all(self.seats()).collect();
         }
         let mut seats: Vec<Seat> = self.tables.iter().filter_map(Table::to_act).collect();
         seats.sort_unstable();
@@ -367,7 +375,7 @@ mod tests {
     #[test]
     fn scores_of_counts_near_their_limits_do_not_wrap() {
         let mut r = MatchRecord::new(MatchLayout {
-            sides: vec![vec![0], vec![1]],
+            sides: vec![vec![Seat::new(0)], vec![Seat::new(1)]],
             games: 3,
         });
         for g in &mut r.games {

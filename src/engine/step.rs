@@ -5,7 +5,8 @@ use crate::game_types::Outcome;
 use crate::hooks::Hooks;
 use crate::melds::{self, Arrangement, meld_lists};
 use crate::role::Role;
-use crate::ruleset::{Ruleset, Seat};
+use crate::ruleset::Ruleset;
+use crate::seat::Seat;
 
 use super::action::{Action, ActionKind, Source};
 use super::deal;
@@ -111,7 +112,7 @@ fn whose_turn(state: &State, action: &Action) -> Result<Turn, IllegalAction> {
         return Err(IllegalAction::MatchOver);
     }
     let seat = action.seat;
-    if usize::from(seat) >= state.seats() {
+    if !state.has_seat(seat) {
         return Err(IllegalAction::NoSuchSeat(seat));
     }
     if let ActionKind::NextHand = action.kind {

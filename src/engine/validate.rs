@@ -11,7 +11,8 @@ use serde_json::Value;
 
 use crate::hooks::Hooks;
 use crate::level::Level;
-use crate::ruleset::{Ruleset, Seat, Target};
+use crate::ruleset::{Ruleset, Target};
+use crate::seat::Seat;
 
 use super::start::{NewGame, deal_first};
 use super::state::{STATE_VERSION, State};
@@ -70,8 +71,8 @@ fn check_frame(rules: &Ruleset, state: &State) -> Vec<String> {
 }
 
 /// Bots play seats of the game, and leave at least one seat to a human.
-pub(crate) fn check_bots(bots: &BTreeMap<Seat, Level>, seats: Seat, p: &mut Vec<String>) {
-    if let Some((&seat, _)) = bots.iter().find(|&(&s, _)| s >= seats) {
+pub(crate) fn check_bots(bots: &BTreeMap<Seat, Level>, seats: u8, p: &mut Vec<String>) {
+    if let Some((&seat, _)) = bots.iter().find(|&(&s, _)| !s.is_in(seats)) {
         p.push(format!(
             "bots: seat {seat} is not a seat of this game (seats 0 to {})",
             seats.saturating_sub(1)
@@ -83,19 +84,11 @@ pub(crate) fn check_bots(bots: &BTreeMap<Seat, Level>, seats: Seat, p: &mut Vec<
 
 /// Deals and plays the log again; the state must be what that gives.
 fn replay(rules: &Ruleset, hooks: &dyn Hooks, state: &State) -> Result<(), String> {
-    let Some(log) = &state.log else {
+    let (Some(log), Some(new)) = (&state.log, NewGame::of_log(state)) else {
         return Err(
             "the state has no log: a plain state carries the log of its match, which proves it"
                 .into(),
         );
-    };
-    let new = NewGame {
-        ruleset: (*state.ruleset).clone(),
-        seed: state.seed,
-        id: Some(state.game.id),
-        target: Some(state.target),
-        dealer: Some(log.dealer),
-        decks: log.decks.clone(),
     };
     let (mut played, _) =
         deal_first(rules, hooks, new).map_err(|e| format!("the log's deal is not one: {e}"))?;

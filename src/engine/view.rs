@@ -5,7 +5,8 @@ use serde::Serialize;
 use crate::cards::Card;
 use crate::melds;
 use crate::role::Role;
-use crate::ruleset::{Ruleset, Seat};
+use crate::ruleset::Ruleset;
+use crate::seat::Seat;
 
 use super::action::Action;
 use super::legal::legal_actions;
@@ -141,13 +142,13 @@ pub(crate) fn play_view(rules: &Ruleset, state: &State, seat: Seat) -> Option<Se
 /// One view per seat.
 pub(crate) fn views(rules: &Ruleset, state: &State) -> Vec<SeatView> {
     let shared = Shared::of(rules, state);
-    (0..state.seats() as Seat)
+    Seat::all(state.seats())
         .filter_map(|s| seat_view(rules, state, s, &shared))
         .collect()
 }
 
 fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Option<SeatView> {
-    if usize::from(seat) >= state.seats() {
+    if !state.has_seat(seat) {
         return None;
     }
     let t = state.table_of(seat).or_else(|| {

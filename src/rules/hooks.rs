@@ -64,7 +64,8 @@ use crate::hooks::{
     SeatingInfo, TableSeating, check_entries, check_seating, default_entries, default_next_dealer,
     default_seating,
 };
-use crate::ruleset::{Ruleset, Seat};
+use crate::ruleset::Ruleset;
+use crate::seat::{Seat, Side};
 
 use super::RulesetError;
 use super::suggest::did_you_mean;
@@ -736,7 +737,7 @@ fn field<'m>(
 }
 
 fn as_seat(point: HookPoint, what: &str, v: &Dynamic, seats: u8) -> Result<Seat, HookError> {
-    as_int(point, what, v, 0, i64::from(seats) - 1).map(|s| s as Seat)
+    as_int(point, what, v, 0, i64::from(seats) - 1).map(|s| Seat::new(s as u8))
 }
 
 impl ScriptHooks {
@@ -766,7 +767,7 @@ impl ScriptHooks {
             upcard_value: self.ruleset.melds.value(deal.upcard),
             dealer: deal.dealer,
             hand_number: deal.hand_number,
-            totals: deal.totals.to_vec(),
+            totals: deal.totals.clone(),
             default,
         }
     }
@@ -1078,7 +1079,7 @@ impl Hooks for ScriptHooks {
                 )?;
                 Ok(ScoreEntry {
                     game: game as u8,
-                    side: side as u8,
+                    side: Side::new(side as u8),
                     points: points as u32,
                 })
             })

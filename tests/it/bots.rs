@@ -12,6 +12,7 @@ use gin_rules::engine::{Game, NewGame, Phase, State, shuffled_deck};
 use gin_rules::role::Role;
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::Target;
+use gin_rules::seat::Seat;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
@@ -60,7 +61,7 @@ fn deal(v: &Variant, seed: u64, target: Target) -> Game<'_> {
 fn shuffle_unseen<'v>(
     v: &'v Variant,
     g: &Game<'v>,
-    seat: u8,
+    seat: Seat,
     r: &mut impl rand::Rng,
 ) -> Option<Game<'v>> {
     if g.deal_number > 0 || g.tables.iter().any(|t| t.reshuffles > 0) {
@@ -95,12 +96,8 @@ fn shuffle_unseen<'v>(
         decks.push(deck.iter().map(|c| *to.get(c).unwrap_or(c)).collect());
     }
     let new = NewGame {
-        ruleset: (*g.ruleset).clone(),
-        seed: g.seed,
-        id: Some(g.game.id),
-        target: Some(g.target),
-        dealer: Some(log.dealer),
         decks,
+        ..NewGame::of_log(g)?
     };
     let mut other = Game::deal(&v.ruleset, v.hooks.as_ref(), new).ok()?.game;
     let mut events = Vec::new();
@@ -164,7 +161,7 @@ fn play_out(v: &Variant, seed: u64, target: Target, levels: &[Level]) -> State {
         let Some(&seat) = s.to_act().first() else {
             return s.into_state();
         };
-        let level = level_of(levels, usize::from(seat), seed);
+        let level = level_of(levels, seat.index(), seed);
         let d = bot::decide_for(level, &s, seat).unwrap();
         assert!(!d.why.is_empty());
         assert!(
@@ -242,8 +239,10 @@ fn a_seat_between_hands_or_waiting_has_nothing_to_decide() {
     let v = variant("standard", &[]);
     let s = deal(&v, 3, Target::Points(100));
     let seat = s.to_act()[0];
+    let table = &s.tables[0];
+    let waiting = table.seats[table.role(seat).unwrap().other()];
     for level in Level::ALL {
-        assert!(bot::decide_for(level, &s, 1 - seat).is_none());
+        assert!(bot::decide_for(level, &s, waiting).is_none());
     }
     assert!(matches!(s.tables[0].phase, Phase::UpcardOffer { .. }));
 }

@@ -9,6 +9,7 @@ use gin_rules::engine::{Game, Stepped};
 use gin_rules::hooks::NoHooks;
 use gin_rules::role::Role;
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
+use gin_rules::seat::Seat;
 
 fn cards(s: &str) -> Vec<Card> {
     parse_cards(s).unwrap()
@@ -51,7 +52,7 @@ fn start_with(rules: &Ruleset, deck: Vec<Card>, target: Target) -> State {
         seed: 1,
         target: Some(target),
         id: None,
-        dealer: Some(0),
+        dealer: Some(Seat::new(0)),
         decks: vec![deck],
     };
     Game::deal(rules, &NoHooks, game).unwrap().game.into_state()
@@ -144,7 +145,7 @@ fn deal_order_follows_the_api() {
     let d = deck(KNOCKER, JUNK, "5C", "5H");
     let state = start(d.clone());
     let t = &state.tables[0];
-    assert_eq!(t.seats, [1, 0]);
+    assert_eq!(t.seats, [Seat::new(1), Seat::new(0)]);
     assert_eq!(t.hands[Role::First], set(KNOCKER));
     assert_eq!(t.hands[Role::Dealer], set(JUNK));
     assert_eq!(t.discard.as_slice(), &[card("5C")]);
@@ -184,7 +185,7 @@ fn a_match_ends_at_the_target() {
     }
     let w = s.winners.clone().unwrap();
     assert_eq!(w.len(), 1);
-    assert!(s.scores().totals[usize::from(w[0])] >= 100);
+    assert!(s.scores().totals[w[0].index()] >= 100);
     assert!(s.legal_actions().is_empty());
     assert!(matches!(
         s.step(&Action::new(0, ActionKind::NextHand)),

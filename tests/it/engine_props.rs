@@ -15,6 +15,7 @@ use std::sync::Arc;
 use gin_rules::rules::Variant;
 
 use gin_rules::sample::choose;
+use gin_rules::seat::Seat;
 
 use crate::variants::variant;
 
@@ -96,7 +97,10 @@ fn in_lay_off(state: &State) -> bool {
 
 /// `apply` does in place what `step` does, and on a refusal changes neither state nor events.
 fn same_in_place(game: &Game, a: &Action, stepped: &Result<Stepped, StepError>) {
-    let earlier = Event::Passed { table: 0, seat: 0 };
+    let earlier = Event::Passed {
+        table: 0,
+        seat: Seat::new(0),
+    };
     let mut in_place = game.clone();
     let mut events = vec![earlier.clone()];
     let applied = in_place.apply(a, &mut events);

@@ -12,7 +12,9 @@ use gin_rules::hooks::{
 use gin_rules::role::Role;
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::Target;
+use gin_rules::seat::Seat;
 
+use crate::common::seats;
 use crate::variants;
 use variants::variant;
 
@@ -22,7 +24,7 @@ fn start(v: &Variant, seed: u64, target: Target, dealer: Option<u8>) -> Game<'_>
         seed,
         id: None,
         target: Some(target),
-        dealer,
+        dealer: dealer.map(Seat::new),
         decks: vec![],
     };
     Game::deal(&v.ruleset, v.hooks.as_ref(), game).unwrap().game
@@ -56,11 +58,11 @@ fn win(seat: u8, points: u32) -> TableResult {
     TableResult {
         table: 0,
         seating: TableSeating {
-            dealer: 0,
-            players: [1, 0],
+            dealer: Seat::new(0),
+            players: seats([1, 0]),
         },
         outcome: HandOutcome::Knock,
-        winner: Some(seat),
+        winner: Some(Seat::new(seat)),
         points,
         multiplier: 1,
     }
@@ -68,8 +70,8 @@ fn win(seat: u8, points: u32) -> TableResult {
 
 fn entries(v: &Variant, games: &[GameScore], results: &[TableResult]) -> Vec<(u8, u8, u32)> {
     let layout = MatchLayout {
-        sides: vec![vec![0], vec![1]],
         games: games.len() as u8,
+        ..MatchLayout::individual(2)
     };
     let info = RecordInfo {
         hand_number: 3,
@@ -82,7 +84,7 @@ fn entries(v: &Variant, games: &[GameScore], results: &[TableResult]) -> Vec<(u8
         .record_result(&info)
         .unwrap()
         .into_iter()
-        .map(|ScoreEntry { game, side, points }| (game, side, points))
+        .map(|ScoreEntry { game, side, points }| (game, side.number(), points))
         .collect()
 }
 
@@ -160,9 +162,12 @@ fn three_players_rotate_the_deal_and_the_dealer_sits_out() {
     let v = variant("three-player", &[]);
     let s = start(&v, 3, Target::Points(100), Some(0));
     let t = &s.tables[0];
-    assert_eq!((t.dealer, t.seats.into_array()), (0, [1, 2]));
-    assert!(s.legal_actions().iter().all(|a| a.seat == 1));
-    let out = s.view(0).unwrap();
+    assert_eq!(
+        (t.dealer, t.seats.into_array()),
+        (Seat::new(0), seats([1, 2]))
+    );
+    assert!(s.legal_actions().iter().all(|a| a.seat == Seat::new(1)));
+    let out = s.view(Seat::new(0)).unwrap();
     assert!(out.sitting_out && out.hand.is_empty() && out.legal_actions.is_empty());
     assert_eq!(out.players.len(), 2);
     assert!(out.players.iter().all(|p| p.hand_size == 10));
@@ -190,7 +195,8 @@ fn three_players_rotate_the_deal_and_the_dealer_sits_out() {
             expected = 1;
         }
         assert_eq!(
-            *d, expected,
+            d.number(),
+            expected,
             "deal {i}: {dealers:?} after dead hands {dead:?}"
         );
     }
@@ -198,7 +204,7 @@ fn three_players_rotate_the_deal_and_the_dealer_sits_out() {
 
 fn net(v: &Variant, results: &[TableResult]) -> Vec<(u8, u8, u32)> {
     let layout = MatchLayout {
-        sides: vec![vec![0, 2], vec![1, 3]],
+        sides: vec![seats([0, 2]).to_vec(), seats([1, 3]).to_vec()],
         games: 1,
     };
     let games = [game([0, 0], false)];
@@ -213,7 +219,7 @@ fn net(v: &Variant, results: &[TableResult]) -> Vec<(u8, u8, u32)> {
         .record_result(&info)
         .unwrap()
         .into_iter()
-        .map(|e| (e.game, e.side, e.points))
+        .map(|e| (e.game, e.side.number(), e.points))
         .collect()
 }
 
@@ -244,7 +250,7 @@ fn partnership_tables_play_at_once_and_opponents_alternate() {
         seed: 5,
         id: None,
         target: None,
-        dealer: Some(0),
+        dealer: Some(Seat::new(0)),
         decks: decks.clone(),
     };
     let s = Game::deal(&v.ruleset, v.hooks.as_ref(), game.clone())
@@ -252,12 +258,15 @@ fn partnership_tables_play_at_once_and_opponents_alternate() {
         .game;
     assert_eq!(s.target, Target::Points(125));
     assert_eq!(s.tables.len(), 2);
-    assert_eq!(s.tables[0].seats, [1, 0]);
-    assert_eq!(s.tables[1].seats, [3, 2]);
-    assert_eq!(s.to_act(), vec![1, 3]);
+    assert_eq!(s.tables[0].seats, seats([1, 0]));
+    assert_eq!(s.tables[1].seats, seats([3, 2]));
+    assert_eq!(s.to_act(), seats([1, 3]));
     // Each table is dealt its own deck: the first card to the first player.
     assert!(s.tables[1].hands[Role::First].contains(decks[1][0]));
-    assert_eq!(s.scores().teams, Some(vec![vec![0, 2], vec![1, 3]]));
+    assert_eq!(
+        s.scores().teams,
+        Some(vec![seats([0, 2]).to_vec(), seats([1, 3]).to_vec()])
+    );
     let one = NewGame {
         decks: vec![decks[0].clone()],
         ..game
@@ -271,8 +280,8 @@ fn partnership_tables_play_at_once_and_opponents_alternate() {
     ));
 
     let (s, events) = play_until(s, |s| s.deal_number >= 1);
-    let pairs: Vec<[u8; 2]> = s.tables.iter().map(|t| t.seats.into_array()).collect();
-    let mut sorted: Vec<[u8; 2]> = pairs
+    let pairs: Vec<[Seat; 2]> = s.tables.iter().map(|t| t.seats.into_array()).collect();
+    let mut sorted: Vec<[Seat; 2]> = pairs
         .iter()
         .map(|p| {
             let mut p = *p;
@@ -283,7 +292,7 @@ fn partnership_tables_play_at_once_and_opponents_alternate() {
     sorted.sort();
     assert_eq!(
         sorted,
-        vec![[0, 3], [1, 2]],
+        vec![seats([0, 3]), seats([1, 2])],
         "the second deal pairs 0-3 and 2-1"
     );
     let scored: Vec<&Event> = events
@@ -309,7 +318,7 @@ fn tournament_rotates_opponents_round_robin() {
             .tables
             .iter()
             .map(|t| {
-                let mut p = t.seats.into_array();
+                let mut p = t.seats.into_array().map(Seat::number);
                 p.sort();
                 p
             })

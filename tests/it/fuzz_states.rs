@@ -21,6 +21,7 @@ use gin_rules::melds::LayOff;
 use gin_rules::role::Role;
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::Target;
+use gin_rules::seat::{Seat, Side};
 use proptest::prelude::*;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -117,8 +118,8 @@ fn edge_i64(rng: &mut impl Rng) -> i64 {
     EDGE_I64[rng.random_range(0..EDGE_I64.len())]
 }
 
-fn seat(rng: &mut impl Rng) -> u8 {
-    [0, 1, 2, 3, 4, 7, 200, 255][rng.random_range(0..8)]
+fn seat(rng: &mut impl Rng) -> Seat {
+    Seat::new([0, 1, 2, 3, 4, 7, 200, 255][rng.random_range(0..8)])
 }
 
 fn card(rng: &mut impl Rng) -> Card {
@@ -222,7 +223,7 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
         }
         4 => t.multiplier = edge_u32(rng),
         5 => t.reshuffles = edge_u32(rng),
-        6 => t.dealer = seat(rng) % seats.max(1),
+        6 => t.dealer = Seat::new(seat(rng).number() % seats.max(1)),
         7 => t.seats.swap(),
         8 => {
             let r = Role::ALL[rng.random_range(0..2)];
@@ -311,7 +312,7 @@ fn mutate_result(rng: &mut impl Rng, r: &mut HandResult) {
         }
         3 => {
             let i = rng.random_range(0..r.deadwood.len().max(1));
-            if let Some(d) = r.deadwood.get_mut(i) {
+            if let Some(d) = r.deadwood.get_mut(Seat::new(i as u8)) {
                 *d = edge_u32(rng);
             }
         }
@@ -324,7 +325,7 @@ fn mutate_result(rng: &mut impl Rng, r: &mut HandResult) {
         }),
         _ => {
             let i = rng.random_range(0..r.melds.len().max(1));
-            if let Some(m) = r.melds.get_mut(i) {
+            if let Some(m) = r.melds.get_mut(Seat::new(i as u8)) {
                 m.push(vec![card(rng), card(rng), card(rng)]);
             }
         }
@@ -367,7 +368,7 @@ fn mutate(rng: &mut impl Rng, s: &mut State, seats: u8) {
             let sides = r.layout.sides.len();
             r.bonuses.push(GameBonus {
                 game: rng.random_range(0..3),
-                winner: [0, 1, 7][rng.random_range(0..3)],
+                winner: Side::new([0, 1, 7][rng.random_range(0..3)]),
                 game_bonus: vec![100; sides],
                 boxes: vec![25; sides],
                 shutout: 1,
@@ -497,10 +498,10 @@ fn invariants(v: &Variant, s: &Game) {
         assert!(totals.iter().all(|&t| t == 0), "scores before any hand");
     }
     if let Some(w) = &s.winners {
-        assert!(w.iter().all(|&x| x < seats));
+        assert!(w.iter().all(|x| x.is_in(seats)));
         assert!(r.games.iter().all(|g| g.closed));
     }
-    for seat in 0..seats {
+    for seat in Seat::all(seats) {
         let _ = s.view(seat);
     }
 }

@@ -7,6 +7,7 @@ use gin_rules::cards::Card;
 use gin_rules::hooks::{DealInfo, HookError, Hooks};
 use gin_rules::rules::{Catalog, ResolveError, RulesetError, Variant};
 use gin_rules::ruleset::{AceRank, Ruleset, RulesetRef, Target};
+use gin_rules::seat::{BySeat, Seat};
 
 use crate::variants;
 use variants::{option_subsets, reference};
@@ -36,15 +37,15 @@ fn one_error(yaml: &str, list: &[(&str, &str)]) -> RulesetError {
     errors.into_iter().next().unwrap()
 }
 
-fn deal(upcard: &str) -> (Card, Vec<i64>) {
-    (upcard.parse().unwrap(), vec![0, 0])
+fn deal(upcard: &str) -> (Card, BySeat<i64>) {
+    (upcard.parse().unwrap(), BySeat::filled(2, 0))
 }
 
 fn knock_limit(hooks: &dyn Hooks, upcard: &str) -> Result<Option<u8>, HookError> {
     let (card, totals) = deal(upcard);
     hooks.knock_limit(&DealInfo {
         upcard: card,
-        dealer: 0,
+        dealer: Seat::new(0),
         hand_number: 0,
         totals: &totals,
         knock_limit: Some(10),
@@ -55,7 +56,7 @@ fn multiplier(hooks: &dyn Hooks, upcard: &str) -> Result<u32, HookError> {
     let (card, totals) = deal(upcard);
     hooks.score_multiplier(&DealInfo {
         upcard: card,
-        dealer: 0,
+        dealer: Seat::new(0),
         hand_number: 0,
         totals: &totals,
         knock_limit: Some(10),
@@ -330,11 +331,11 @@ mod hollywood {
         TableResult {
             table: 0,
             seating: TableSeating {
-                dealer: 1,
-                players: [0, 1],
+                dealer: Seat::new(1),
+                players: [Seat::new(0), Seat::new(1)],
             },
             outcome: HandOutcome::Knock,
-            winner: Some(seat),
+            winner: Some(Seat::new(seat)),
             points,
             multiplier: 1,
         }
@@ -362,7 +363,7 @@ mod hollywood {
             .record_result(&info)
             .unwrap()
             .into_iter()
-            .map(|ScoreEntry { game, side, points }| (game, side, points))
+            .map(|ScoreEntry { game, side, points }| (game, side.number(), points))
             .collect()
     }
 
@@ -377,7 +378,7 @@ mod hollywood {
             })
             .unwrap();
         assert_eq!(layout.games, 3);
-        assert_eq!(layout.sides, vec![vec![0], vec![1]]);
+        assert_eq!(layout.sides, vec![vec![Seat::new(0)], vec![Seat::new(1)]]);
     }
 
     #[test]
@@ -1156,11 +1157,11 @@ mod contexts {
         let results = [TableResult {
             table: 0,
             seating: TableSeating {
-                dealer: 1,
-                players: [0, 1],
+                dealer: Seat::new(1),
+                players: [Seat::new(0), Seat::new(1)],
             },
             outcome: HandOutcome::Knock,
-            winner: Some(1),
+            winner: Some(Seat::new(1)),
             points: 17,
             multiplier: 1,
         }];

@@ -8,6 +8,7 @@ use gin_rules::engine::{
 use gin_rules::role::Role;
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::{RulesetRef, StockEnd, Target};
+use gin_rules::seat::Seat;
 
 use crate::variants;
 use variants::{option_subsets, variant};
@@ -43,7 +44,7 @@ fn deal(v: &Variant, upcard: &str) -> State {
         seed: 7,
         target: Some(Target::Points(250)),
         id: None,
-        dealer: Some(0),
+        dealer: Some(Seat::new(0)),
         decks: vec![deck(MELDED, LOOSE, upcard)],
     };
     Game::deal(&v.ruleset, v.hooks.as_ref(), game)
@@ -182,7 +183,7 @@ fn oklahoma_spade_upcard_doubles_every_score() {
         .unwrap();
     assert_eq!(result.outcome, Outcome::Knock);
     assert_eq!(result.multiplier, 2);
-    assert_eq!(result.points[1], (70 - 5) * 2);
+    assert_eq!(result.points[Seat::new(1)], (70 - 5) * 2);
 
     // A hearts upcard scores the same hand once.
     let state = deal(&v, "5H");

@@ -12,7 +12,8 @@ use gin_rules::engine::{
     Action, ActionKind, Event, HandResult, NewGame, Outcome, Scores, Source, StepError,
 };
 use gin_rules::rules::{Catalog, RulesRow, Variant, rules_table};
-use gin_rules::ruleset::{AuthoredRuleset, RulesetRef, Seat, Target};
+use gin_rules::ruleset::{AuthoredRuleset, RulesetRef, Target};
+use gin_rules::seat::{BySeat, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::variants;
@@ -193,7 +194,7 @@ mod scenarios {
     struct Expect {
         /// The last hand's outcome and points per seat.
         outcome: Option<Outcome>,
-        points: Option<Vec<i64>>,
+        points: Option<BySeat<i64>>,
         /// Every hand over, in order.
         hands: Option<Vec<ExpectHand>>,
         /// Final `scores().totals`.
@@ -209,7 +210,7 @@ mod scenarios {
     struct ExpectHand {
         outcome: Outcome,
         winner: Option<Seat>,
-        points: Vec<i64>,
+        points: BySeat<i64>,
     }
 
     fn cards(s: &str) -> Vec<Card> {
@@ -252,8 +253,8 @@ mod scenarios {
         outcome: Outcome,
         #[serde(skip_serializing_if = "Option::is_none")]
         winner: Option<Seat>,
-        points: Vec<i64>,
-        deadwood: Vec<u32>,
+        points: BySeat<i64>,
+        deadwood: BySeat<u32>,
         /// Per seat.
         melds: Vec<String>,
         #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -11,6 +11,7 @@ use gin_rules::engine::{
 use gin_rules::role::Role;
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::Target;
+use gin_rules::seat::{Seat, Side};
 use serde_json::json;
 
 use crate::api_support::Client;
@@ -46,7 +47,7 @@ fn deal_deck(v: &Variant, deck: Vec<Card>, target: Target) -> State {
         seed: 1,
         target: Some(target),
         id: None,
-        dealer: Some(0),
+        dealer: Some(Seat::new(0)),
         decks: vec![deck],
     };
     Game::deal(&v.ruleset, v.hooks.as_ref(), game)
@@ -167,7 +168,7 @@ fn a_real_lay_off_state_is_viewed_and_stepped() {
     let v = variant("standard", &[]);
     let s = lay_off_state(&v);
     let game = game(&v, &s);
-    assert!(game.view(0).is_some());
+    assert!(game.view(Seat::new(0)).is_some());
     assert_eq!(game.legal_actions().len(), 2);
 }
 
@@ -287,7 +288,7 @@ fn results_that_the_cards_do_not_give_are_refused() {
     let v = variant("standard", &[]);
     let mut s = gin_state(&v);
     assert_eq!(result_of(&mut s).outcome, Outcome::Gin);
-    result_of(&mut s).deadwood[1] = 10;
+    result_of(&mut s).deadwood[Seat::new(1)] = 10;
     refused(
         &v,
         &s,
@@ -299,7 +300,7 @@ fn results_that_the_cards_do_not_give_are_refused() {
     refused(&v, &s, "at /tables/0/phase/result/outcome it has \"gin\"");
     // Points that are not what the cards score.
     let mut s = gin_state(&v);
-    result_of(&mut s).points[1] += 1;
+    result_of(&mut s).points[Seat::new(1)] += 1;
     refused(&v, &s, "at /tables/0/phase/result/points it has");
 }
 
@@ -320,14 +321,14 @@ fn a_knock_in_straight_gin_is_refused() {
 fn winners_that_are_not_seats_are_refused() {
     let v = variant("standard", &[]);
     let mut s = over_state(&v);
-    result_of(&mut s).winner = Some(200);
+    result_of(&mut s).winner = Some(Seat::new(200));
     refused(&v, &s, "at /tables/0/phase/result/winner it has 200");
     let mut s = over_state(&v);
-    s.winners = Some(vec![200]);
+    s.winners = Some(vec![Seat::new(200)]);
     refused(&v, &s, "at /winners it has [200], where");
     // A real seat that did not win.
     let mut s = over_state(&v);
-    result_of(&mut s).winner = Some(0);
+    result_of(&mut s).winner = Some(Seat::new(0));
     refused(&v, &s, "at /tables/0/phase/result/winner it has 0, where");
 }
 
@@ -380,7 +381,10 @@ fn a_four_player_state_keeps_its_tables_and_teams() {
     dropped.tables.pop();
     refused(&v, &dropped, "at /tables it has");
     let mut repaired = s.clone();
-    record_of(&mut repaired).layout.sides = vec![vec![0, 1], vec![2, 3]];
+    record_of(&mut repaired).layout.sides = vec![
+        vec![Seat::new(0), Seat::new(1)],
+        vec![Seat::new(2), Seat::new(3)],
+    ];
     refused(
         &v,
         &repaired,
@@ -398,7 +402,7 @@ fn bonuses_that_were_not_awarded_are_refused() {
         let mut s = over_state(&v);
         record_of(&mut s).bonuses.push(GameBonus {
             game: 0,
-            winner,
+            winner: Side::new(winner),
             game_bonus: vec![0, 100],
             boxes: vec![0, 25],
             shutout: 1,
@@ -531,7 +535,10 @@ fn whose_turn_and_the_move_count_follow_the_log() {
     // Both passed: the first player draws, from the stock only.
     for (seat, stock_only, at) in [(0, true, "seat"), (1, false, "stock_only")] {
         let mut s = passed.clone();
-        s.tables[0].phase = Phase::Draw { seat, stock_only };
+        s.tables[0].phase = Phase::Draw {
+            seat: Seat::new(seat),
+            stock_only,
+        };
         refused(&v, &s, &format!("at /tables/0/phase/{at} it has"));
     }
 
@@ -587,7 +594,7 @@ fn the_log_must_lead_to_the_cards() {
     );
     // Another first dealer.
     let mut bad = s.clone();
-    bad.log.as_mut().unwrap().dealer = 1;
+    bad.log.as_mut().unwrap().dealer = Seat::new(1);
     refused(&v, &bad, "log entry 1 (\"1 pass\") cannot be played there");
 
     // The discard pile's order is what the play leaves: with the upcard under the knocker's
@@ -636,7 +643,7 @@ fn earlier_deals_are_played_again_exactly() {
         }
         // Another dealer of this deal.
         let mut bad = s.clone();
-        bad.tables[0].dealer = 1 - bad.tables[0].dealer;
+        bad.tables[0].dealer = bad.tables[0].dealer.after(1, 2);
         refused(&v, &bad, "at /tables/0/dealer it has");
     }
 }
@@ -651,7 +658,7 @@ fn a_reshuffled_stock_is_the_one_the_seed_shuffles() {
     while s.tables[0].reshuffles == 0 {
         let next = act(&v, &s, seat, draw_stock());
         let t = &next.tables[0];
-        let r = t.role(seat).unwrap();
+        let r = t.role(Seat::new(seat)).unwrap();
         let drawn = t.hands[r].minus(s.tables[0].hands[r]).first().unwrap();
         s = act(&v, &next, seat, ActionKind::Discard { card: drawn });
         seat = 1 - seat;
@@ -691,7 +698,7 @@ async fn a_hand_too_long_to_carry_is_refused_at_the_step() {
     let mut seat = 1;
     let turn = |g: &mut Game, seat: u8, events: &mut Vec<_>| {
         let t = &g.tables[0];
-        let r = t.role(seat).unwrap();
+        let r = t.role(Seat::new(seat)).unwrap();
         let Phase::Discard { taken, .. } = t.phase else {
             panic!("not a discard: {:?}", t.phase)
         };
@@ -712,7 +719,7 @@ async fn a_hand_too_long_to_carry_is_refused_at_the_step() {
     // Single actions, until the next one would not fit.
     let (last, action) = loop {
         let t = &g.tables[0];
-        let r = t.role(seat).unwrap();
+        let r = t.role(Seat::new(seat)).unwrap();
         let action = match t.phase {
             Phase::Discard { taken, .. } => {
                 let card = t.hands[r].iter().find(|&c| Some(c) != taken).unwrap();

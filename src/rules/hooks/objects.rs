@@ -14,7 +14,8 @@ use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Pos
 
 use crate::cards::{Card, Rank};
 use crate::hooks::{GameScore, MatchLayout, ScoreEntry, TableResult, TableSeating};
-use crate::ruleset::{NextDealer, Ruleset, Seat, Target};
+use crate::ruleset::{NextDealer, Ruleset, Target};
+use crate::seat::{BySeat, Seat};
 
 /// Each property of an object, with how it is read.
 pub(crate) type Fields<T> = &'static [(&'static str, fn(&T) -> Dynamic)];
@@ -268,7 +269,7 @@ pub(super) struct DealContext {
     pub upcard_value: u32,
     pub dealer: Seat,
     pub hand_number: u32,
-    pub totals: Vec<i64>,
+    pub totals: BySeat<i64>,
     pub default: Dynamic,
 }
 

@@ -6,8 +6,14 @@ use std::collections::{HashMap, HashSet};
 
 use gin_rules::cards::{Card, CardSet, Rank, Suit};
 use gin_rules::ruleset::{AceRank, MeldRules};
+use gin_rules::seat::Seat;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+/// Seats by number.
+pub fn seats<const N: usize>(numbers: [u8; N]) -> [Seat; N] {
+    numbers.map(Seat::new)
+}
 
 pub fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
