@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Schemathesis against the live release server: every operation of the OpenAPI document it
-# serves, in every phase (the document's examples, coverage of its constraints, fuzzing, and
+# Schemathesis against a live server (BIN): every operation of the OpenAPI document it serves,
+# in every phase (the document's examples, coverage of its constraints, fuzzing, and
 # stateful runs along the document's links: the deal's state into step and view), every check.
 # Two servers in turn: plain states, then sealed states (--secret-file). Fails on any failure or
 # server error, and when fewer than $MIN_REQUESTS requests reached the servers in all.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The abuse goal of issue 10 against the release server (scripts/abuse.sh): with 8 worst-case
+# The abuse goal of issue 10 against the server BIN (scripts/abuse.sh): with 8 worst-case
 # requests of at most 256 KiB in flight on 2 workers, /healthz answers within 50 ms every time,
 # every case gets its expected answer, no 5xx but 503 server-busy, the server stays up.
 #

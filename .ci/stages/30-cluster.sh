@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two release instances with one secret behind nginx: requests/s for one instance direct and for
+# Two instances of BIN with one secret behind nginx: requests/s for one instance direct and for
 # the two behind nginx, briefly (scripts/cluster.sh; it fails on any error or non-2xx answer).
 # The kill test (an instance SIGKILLed mid-hand) is tests/it/balancer.rs, run with the tests.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's curl walkthrough, run as written against the release server: every ```sh block
+# The README's curl walkthrough, run as written against the server BIN: every ```sh block
 # between the walkthrough markers, in order, must succeed, and what they print must be the
 # ```text blocks shown there. Then examples/play.py plays whole matches of several forms.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The clients generated from openapi/openapi.json play against the release server (BIN overrides it):
+# The clients generated from openapi/openapi.json play against the server BIN (default release):
 #   examples/ts-client      openapi-typescript types + openapi-fetch, `tsc --strict`, run with node;
 #   examples/python-client  openapi-python-client, `mypy --strict`, run with python3.
 # Both are generated here afresh (nothing generated is committed, nothing generated is edited).

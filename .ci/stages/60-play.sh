@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The /play page in a real browser: Debian's chromium (.ci/setup/chromium.sh), headless, driven by
 # Playwright from the venv of .ci/setup/python-tools.sh (pointed at that chromium: nothing
-# downloads a browser). Two release servers: one as `cargo run --release` starts it (plain
+# downloads a browser). Two servers of BIN: one as `cargo run --release` starts it (plain
 # states), one with a secret, --seat-keys and a replay guard. tests/browser/play_page.py plays
 # through the page's own controls: a one-hand Straight Gin game and a Standard match to 100 against
 # `basic` bots, a three-player and a four-player deal, an illegal click (the server's reason shown),
