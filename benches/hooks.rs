@@ -22,7 +22,7 @@ use gin_rules::hooks::{
 use gin_rules::rules::hooks::{ScriptHooks, observe_contexts};
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::{NextDealer, RulesetRef, Target};
-use gin_rules::seat::{BySeat, Seat};
+use gin_rules::seat::{BySeat, Seat, TableNo};
 
 /// CPU time of the calling thread.
 struct CpuTime;
@@ -124,7 +124,7 @@ fn facts() -> DealFacts {
             game([25, 0], false),
         ],
         results: vec![TableResult {
-            table: 0,
+            table: TableNo::new(0),
             seating: TableSeating {
                 dealer: Seat::new(1),
                 players: [Seat::new(0), Seat::new(1)],

@@ -23,7 +23,7 @@ pub use crate::game_types::{
     GameScore, MAX_GAMES, MatchLayout, Outcome as HandOutcome, ScoreEntry, TableSeating,
 };
 use crate::ruleset::{NextDealer, Target};
-use crate::seat::{BySeat, Seat};
+use crate::seat::{BySeat, Seat, TableNo};
 
 /// What a hook may read when a hand is dealt.
 #[derive(Clone, Debug)]
@@ -95,7 +95,7 @@ pub trait Hooks: Send + Sync {
 /// The result of the hand at one table, as hooks see it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TableResult {
-    pub table: u8,
+    pub table: TableNo,
     pub seating: TableSeating,
     pub outcome: HandOutcome,
     /// Who scored; `None` for a dead hand.

@@ -78,7 +78,7 @@ pub fn choose(rules: &Ruleset, state: &State, legal: &[Action], greedy: bool) ->
                 .iter()
                 .filter_map(|a| match a.kind {
                     ActionKind::Discard { card } => {
-                        let table = state.tables.get(state.table_of(a.seat)?)?;
+                        let table = state.tables.get(state.table_of(a.seat)?.index())?;
                         let hand = table.hands[table.role(a.seat)?];
                         Some((least_deadwood(&rules.melds, hand.without(card)), a))
                     }

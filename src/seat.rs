@@ -1,5 +1,5 @@
-//! Seats at a game and the sides that score: small numbers that cannot be mixed with a count,
-//! with each other, or with a role; and one value per seat. On the wire and for scripts they are
+//! Seats at a game, the tables they sit at and the sides that score: small numbers that cannot be
+//! mixed with a count, with each other, or with a role; and one value per seat. On the wire and for scripts they are
 //! plain integers (and lists).
 
 use std::fmt;
@@ -224,6 +224,51 @@ impl fmt::Debug for Side {
     }
 }
 
+/// A table of a deal, numbered from 0: the four-player form plays two at once, every other form
+/// one. An index into the state's `tables`.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+#[repr(transparent)]
+pub struct TableNo(u8);
+
+impl TableNo {
+    pub const fn new(n: u8) -> TableNo {
+        TableNo(n)
+    }
+
+    /// The tables of a deal of `tables` tables, in order.
+    pub fn all(tables: usize) -> impl Iterator<Item = TableNo> + Clone {
+        (0..tables).map_while(|t| u8::try_from(t).ok()).map(TableNo)
+    }
+
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    /// The position of this table in the state's list of tables.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl From<TableNo> for i64 {
+    fn from(t: TableNo) -> i64 {
+        i64::from(t.0)
+    }
+}
+
+impl fmt::Display for TableNo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl fmt::Debug for TableNo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -242,8 +287,9 @@ mod tests {
 
     #[test]
     fn the_wire_form_is_the_number() {
-        let text = serde_json::to_string(&(Seat::new(3), Side::new(1))).unwrap_or_default();
-        assert_eq!(text, "[3,1]");
+        let text = serde_json::to_string(&(Seat::new(3), Side::new(1), TableNo::new(2)))
+            .unwrap_or_default();
+        assert_eq!(text, "[3,1,2]");
         let map: std::collections::BTreeMap<Seat, u8> =
             serde_json::from_str(r#"{"1": 5}"#).unwrap_or_default();
         assert_eq!(map.get(&Seat::new(1)), Some(&5));

@@ -12,7 +12,7 @@ use crate::bot::{self, Level};
 use crate::engine::{Event, Game, NewGame, Outcome};
 use crate::hooks::Hooks;
 use crate::ruleset::{Ruleset, RulesetRef, Target};
-use crate::seat::Seat;
+use crate::seat::{Seat, TableNo};
 
 #[derive(Args, Clone, Debug, Default)]
 pub struct PlayArgs {
@@ -223,7 +223,7 @@ pub fn simulate_levels(
                         hand_steps = 0;
                         s.hands += 1;
                         points += r.points.iter().sum::<i64>();
-                        if let Some(seats) = at_table.get(usize::from(r.table)) {
+                        if let Some(seats) = at_table.get(r.table.index()) {
                             for &p in seats {
                                 let l = &mut by_level[seat_slot[p.index()]];
                                 l.hands += 1;
@@ -299,8 +299,8 @@ pub fn simulate_levels(
     Ok(s)
 }
 
-fn set_table(at_table: &mut Vec<[Seat; 2]>, table: u8, seats: [Seat; 2]) {
-    let t = usize::from(table);
+fn set_table(at_table: &mut Vec<[Seat; 2]>, table: TableNo, seats: [Seat; 2]) {
+    let t = table.index();
     if at_table.len() <= t {
         at_table.resize(t + 1, Default::default());
     }

@@ -8,7 +8,7 @@ use crate::game_types::{MatchLayout, TableSeating};
 use crate::hooks::{DealInfo, HookError, Hooks, SeatingInfo, check_seating};
 use crate::role::{ByRole, Role};
 use crate::ruleset::Ruleset;
-use crate::seat::Seat;
+use crate::seat::{Seat, TableNo};
 
 use super::error::{DealError, Overflow};
 use super::event::Event;
@@ -18,9 +18,11 @@ use super::state::{Phase, State, Table};
 const CUT_STREAM: u64 = u64::MAX;
 
 /// The generator for one shuffle of a match: deal `deal`, table `table`, reshuffle `reshuffle`.
-fn rng(seed: u64, deal: u32, table: u8, reshuffle: u32) -> ChaCha20Rng {
+fn rng(seed: u64, deal: u32, table: TableNo, reshuffle: u32) -> ChaCha20Rng {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    rng.set_stream((u64::from(deal) << 32) | (u64::from(table) << 24) | u64::from(reshuffle));
+    rng.set_stream(
+        (u64::from(deal) << 32) | (u64::from(table.number()) << 24) | u64::from(reshuffle),
+    );
     rng
 }
 
@@ -32,7 +34,7 @@ pub(crate) fn shuffle(cards: &mut [Card], rng: &mut ChaCha20Rng) {
 }
 
 /// The deck for a deal, top card (dealt first) at index 0.
-pub fn shuffled_deck(seed: u64, deal: u32, table: u8) -> Vec<Card> {
+pub fn shuffled_deck(seed: u64, deal: u32, table: TableNo) -> Vec<Card> {
     let mut deck: Vec<Card> = Card::all().collect();
     shuffle(&mut deck, &mut rng(seed, deal, table, 0));
     deck
@@ -42,7 +44,7 @@ pub fn shuffled_deck(seed: u64, deal: u32, table: u8) -> Vec<Card> {
 pub(crate) fn reshuffle(
     seed: u64,
     deal: u32,
-    table_index: u8,
+    table_no: TableNo,
     table: &mut Table,
 ) -> Result<u32, Overflow> {
     table.reshuffles = table
@@ -53,10 +55,7 @@ pub(crate) fn reshuffle(
         return Ok(0);
     };
     let mut cards: Vec<Card> = table.discard.as_slice().to_vec();
-    shuffle(
-        &mut cards,
-        &mut rng(seed, deal, table_index, table.reshuffles),
-    );
+    shuffle(&mut cards, &mut rng(seed, deal, table_no, table.reshuffles));
     let mut stock = Pile::new();
     for &c in cards.iter().chain(table.stock.as_slice()) {
         stock.push(c);
@@ -191,7 +190,7 @@ pub(crate) fn deal_table(
     rules: &Ruleset,
     hooks: &dyn Hooks,
     state: &State,
-    table_index: u8,
+    table_no: TableNo,
     dealer: Seat,
     seats: ByRole<Seat>,
     deck: &[Card],
@@ -241,7 +240,7 @@ pub(crate) fn deal_table(
     }
     let phase = opening(rules, seats);
     let event = Event::Dealt {
-        table: table_index,
+        table: table_no,
         deal: state.deal_number,
         dealer,
         seats: seats.into_array(),
@@ -282,10 +281,9 @@ pub(crate) fn deal_all(
         dealer,
         state.deal_number,
     )?;
-    for (t, seat) in seated.into_iter().enumerate() {
+    for (t, seat) in TableNo::all(seated.len()).zip(seated) {
         let (table_dealer, seats) = (seat.dealer, ByRole::from(seat.players));
-        let t = t as u8;
-        let deck = match decks.get(usize::from(t)) {
+        let deck = match decks.get(t.index()) {
             Some(d) => d.clone(),
             None => shuffled_deck(state.seed, state.deal_number, t),
         };
@@ -303,10 +301,19 @@ mod tests {
 
     #[test]
     fn shuffles_are_reproducible_and_distinct() {
-        assert_eq!(shuffled_deck(7, 0, 0), shuffled_deck(7, 0, 0));
-        assert_ne!(shuffled_deck(7, 0, 0), shuffled_deck(7, 1, 0));
-        assert_ne!(shuffled_deck(7, 0, 0), shuffled_deck(8, 0, 0));
-        assert!(check_deck(&shuffled_deck(7, 3, 1)).is_ok());
+        assert_eq!(
+            shuffled_deck(7, 0, TableNo::new(0)),
+            shuffled_deck(7, 0, TableNo::new(0))
+        );
+        assert_ne!(
+            shuffled_deck(7, 0, TableNo::new(0)),
+            shuffled_deck(7, 1, TableNo::new(0))
+        );
+        assert_ne!(
+            shuffled_deck(7, 0, TableNo::new(0)),
+            shuffled_deck(8, 0, TableNo::new(0))
+        );
+        assert!(check_deck(&shuffled_deck(7, 3, TableNo::new(1))).is_ok());
     }
 
     #[test]

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::cards::Card;
 use crate::game_types::ScoreEntry;
 use crate::melds::LayOff;
-use crate::seat::Seat;
+use crate::seat::{Seat, TableNo};
 
 use super::action::Source;
 use super::identity::GameRef;
@@ -18,7 +18,8 @@ pub enum Event {
     /// A hand was dealt: who deals, the upcard, and the knock limit and score multiplier in force.
     Dealt {
         /// The table it happened at (always 0 but in the four-player form).
-        table: u8,
+        #[schema(value_type = u8)]
+        table: TableNo,
         /// Deals so far in the match, dead hands included (0 for the first).
         deal: u32,
         /// The dealer's seat.
@@ -37,7 +38,8 @@ pub enum Event {
     /// The offered player took the upcard.
     TookUpcard {
         /// The table it happened at (always 0 but in the four-player form).
-        table: u8,
+        #[schema(value_type = u8)]
+        table: TableNo,
         /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
@@ -47,7 +49,8 @@ pub enum Event {
     /// A player declined the upcard (or the last discard).
     Passed {
         /// The table it happened at (always 0 but in the four-player form).
-        table: u8,
+        #[schema(value_type = u8)]
+        table: TableNo,
         /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
@@ -55,7 +58,8 @@ pub enum Event {
     /// A player drew a card.
     Drew {
         /// The table it happened at (always 0 but in the four-player form).
-        table: u8,
+        #[schema(value_type = u8)]
+        table: TableNo,
         /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
@@ -68,7 +72,8 @@ pub enum Event {
     /// A player discarded without going out.
     Discarded {
         /// The table it happened at (always 0 but in the four-player form).
-        table: u8,
+        #[schema(value_type = u8)]
+        table: TableNo,
         /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
@@ -78,14 +83,16 @@ pub enum Event {
     /// The discard pile, all but its top card, was shuffled into a new stock.
     Reshuffled {
         /// The table it happened at (always 0 but in the four-player form).
-        table: u8,
+        #[schema(value_type = u8)]
+        table: TableNo,
         /// Cards in the new stock.
         cards: u32,
     },
     /// A player knocked: their discard, melds and deadwood are shown.
     Knocked {
         /// The table it happened at (always 0 but in the four-player form).
-        table: u8,
+        #[schema(value_type = u8)]
+        table: TableNo,
         /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
@@ -99,7 +106,8 @@ pub enum Event {
     /// A player went gin (or big gin, all eleven cards melded).
     WentGin {
         /// The table it happened at (always 0 but in the four-player form).
-        table: u8,
+        #[schema(value_type = u8)]
+        table: TableNo,
         /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,
@@ -113,7 +121,8 @@ pub enum Event {
     /// The defender laid off cards onto the knocker's melds.
     LaidOff {
         /// The table it happened at (always 0 but in the four-player form).
-        table: u8,
+        #[schema(value_type = u8)]
+        table: TableNo,
         /// The seat it concerns.
         #[schema(value_type = u8)]
         seat: Seat,

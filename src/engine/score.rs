@@ -7,7 +7,7 @@ use crate::hooks::{DealerInfo, HookError, Hooks, RecordInfo, TableResult, check_
 use crate::melds::{Arrangement, LayOff, meld_lists};
 use crate::role::Role;
 use crate::ruleset::{Ruleset, Target};
-use crate::seat::{BySeat, Seat, Side};
+use crate::seat::{BySeat, Seat, Side, TableNo};
 
 use super::error::{Overflow, StepError, add_i64, mul_i64};
 use super::event::Event;
@@ -20,7 +20,7 @@ pub(crate) fn hand_result(
     rules: &Ruleset,
     game: GameRef,
     table: &Table,
-    table_index: u8,
+    table_no: TableNo,
     knocker: Role,
     knock: &Knock,
     defender: &Arrangement,
@@ -62,7 +62,7 @@ pub(crate) fn hand_result(
     shown[d_seat] = meld_lists(&rules.melds, &defender.melds);
     Ok(HandResult {
         game,
-        table: table_index,
+        table: table_no,
         outcome,
         winner: Some(winner),
         points,
@@ -74,11 +74,11 @@ pub(crate) fn hand_result(
 }
 
 /// A dead hand: nobody scores.
-pub(crate) fn dead_result(rules: &Ruleset, game: GameRef, table_index: u8) -> HandResult {
+pub(crate) fn dead_result(rules: &Ruleset, game: GameRef, table_no: TableNo) -> HandResult {
     let seats = rules.seats;
     HandResult {
         game,
-        table: table_index,
+        table: table_no,
         outcome: Outcome::Dead,
         winner: None,
         points: BySeat::filled(seats, 0),

@@ -11,7 +11,7 @@ use crate::level::Level;
 use crate::melds::LayOff;
 use crate::role::{ByRole, Role};
 use crate::ruleset::{RulesetRef, Target};
-use crate::seat::{BySeat, Seat, Side};
+use crate::seat::{BySeat, Seat, Side, TableNo};
 
 use super::identity::GameRef;
 use super::log::Log;
@@ -183,7 +183,8 @@ pub struct HandResult {
     /// The game, as of the action that ended the hand.
     pub game: GameRef,
     /// The table the hand was played at (0 but in the four-player form).
-    pub table: u8,
+    #[schema(value_type = u8)]
+    pub table: TableNo,
     /// How the hand ended: gin, big_gin, knock, undercut or dead.
     pub outcome: Outcome,
     /// The seat that scored; absent for a dead hand.
@@ -363,8 +364,10 @@ impl State {
     }
 
     /// The table where `seat` plays this deal.
-    pub fn table_of(&self, seat: Seat) -> Option<usize> {
-        self.tables.iter().position(|t| t.role(seat).is_some())
+    pub fn table_of(&self, seat: Seat) -> Option<TableNo> {
+        TableNo::all(self.tables.len())
+            .zip(&self.tables)
+            .find_map(|(n, t)| t.role(seat).is_some().then_some(n))
     }
 }
 

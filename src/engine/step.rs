@@ -6,7 +6,7 @@ use crate::hooks::Hooks;
 use crate::melds::{self, Arrangement, meld_lists};
 use crate::role::Role;
 use crate::ruleset::Ruleset;
-use crate::seat::Seat;
+use crate::seat::{Seat, TableNo};
 
 use super::action::{Action, ActionKind, Source};
 use super::deal;
@@ -34,7 +34,7 @@ pub(crate) fn step(
             let ctx = TableCtx::new(rules, &next, next.game, t);
             play(
                 &ctx,
-                &mut next.tables[t],
+                &mut next.tables[t.index()],
                 action.seat,
                 &action.kind,
                 &mut events,
@@ -69,15 +69,15 @@ pub(crate) fn apply(
     };
     let ctx = TableCtx::new(rules, state, game.next(), t);
     let mark = events.len();
-    let before = state.tables[t].clone();
+    let before = state.tables[t.index()].clone();
     if let Err(e) = play(
         &ctx,
-        &mut state.tables[t],
+        &mut state.tables[t.index()],
         action.seat,
         &action.kind,
         events,
     ) {
-        state.tables[t] = before;
+        state.tables[t.index()] = before;
         events.truncate(mark);
         return Err(e);
     }
@@ -85,7 +85,7 @@ pub(crate) fn apply(
     if state.is_between_hands()
         && let Err(e) = score::record_deal(rules, hooks, state, events)
     {
-        state.tables[t] = before;
+        state.tables[t.index()] = before;
         state.game = game;
         events.truncate(mark);
         return Err(e);
@@ -104,7 +104,7 @@ fn log(state: &mut State, action: &Action) {
 /// What an action is about: the next deal, or a turn at table `t`.
 enum Turn {
     NextHand,
-    Table(usize),
+    Table(TableNo),
 }
 
 fn whose_turn(state: &State, action: &Action) -> Result<Turn, IllegalAction> {
@@ -127,7 +127,7 @@ fn whose_turn(state: &State, action: &Action) -> Result<Turn, IllegalAction> {
     let Some(t) = state.table_of(seat) else {
         return Err(IllegalAction::SittingOut(seat));
     };
-    if state.tables[t].to_act() != Some(seat) {
+    if state.tables[t.index()].to_act() != Some(seat) {
         return Err(IllegalAction::NotYourTurn {
             seat,
             waiting: state.to_act(),
@@ -165,17 +165,17 @@ pub(crate) struct TableCtx<'a> {
     pub game: GameRef,
     pub seed: u64,
     pub deal: u32,
-    pub table_index: u8,
+    pub table: TableNo,
 }
 
 impl TableCtx<'_> {
-    fn new<'a>(rules: &'a Ruleset, state: &State, game: GameRef, t: usize) -> TableCtx<'a> {
+    fn new<'a>(rules: &'a Ruleset, state: &State, game: GameRef, t: TableNo) -> TableCtx<'a> {
         TableCtx {
             rules,
             game,
             seed: state.seed,
             deal: state.deal_number,
-            table_index: t as u8,
+            table: t,
         }
     }
 }
@@ -190,7 +190,7 @@ pub(crate) fn play(
     events: &mut Vec<Event>,
 ) -> Result<(), StepError> {
     let rules = ctx.rules;
-    let t = ctx.table_index;
+    let t = ctx.table;
     let r = table.role(seat).ok_or(IllegalAction::SittingOut(seat))?;
     let other = table.seats[r.other()];
     match (table.phase.clone(), kind) {
@@ -464,7 +464,7 @@ fn go_out(
     events: &mut Vec<Event>,
 ) -> Result<(), Overflow> {
     let rules = ctx.rules;
-    let t = ctx.table_index;
+    let t = ctx.table;
     let seat = table.seats[r];
     if let Some(card) = discard {
         table.hands[r].remove(card);
@@ -508,7 +508,7 @@ fn go_out(
 }
 
 fn end_dead(ctx: &TableCtx, table: &mut Table, events: &mut Vec<Event>) {
-    let result = score::dead_result(ctx.rules, ctx.game, ctx.table_index);
+    let result = score::dead_result(ctx.rules, ctx.game, ctx.table);
     end_hand(table, result, events);
 }
 

@@ -6,7 +6,7 @@ use crate::cards::Card;
 use crate::melds;
 use crate::role::Role;
 use crate::ruleset::Ruleset;
-use crate::seat::Seat;
+use crate::seat::{Seat, TableNo};
 
 use super::action::Action;
 use super::legal::legal_actions;
@@ -22,7 +22,8 @@ pub struct SeatView {
     /// The seat is not dealt a hand this deal (the three-player dealer); it sees what a spectator sees.
     pub sitting_out: bool,
     /// The table this seat plays at, or watches.
-    pub table: u8,
+    #[schema(value_type = u8)]
+    pub table: TableNo,
     /// The dealer of this seat's table.
     #[schema(value_type = u8)]
     pub dealer: Seat,
@@ -151,14 +152,13 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
     if !state.has_seat(seat) {
         return None;
     }
-    let t = state.table_of(seat).or_else(|| {
-        state
-            .tables
-            .iter()
-            .position(|t| t.dealer == seat)
-            .or(Some(0))
-    })?;
-    let table: &Table = state.tables.get(t)?;
+    let t = state.table_of(seat).unwrap_or_else(|| {
+        TableNo::all(state.tables.len())
+            .zip(&state.tables)
+            .find_map(|(n, t)| (t.dealer == seat).then_some(n))
+            .unwrap_or_default()
+    });
+    let table: &Table = state.tables.get(t.index())?;
     let role = table.role(seat);
     let hand = role.map(|r| table.hands[r]).unwrap_or_default();
     let knock = match &table.phase {
@@ -176,7 +176,7 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
     Some(SeatView {
         seat,
         sitting_out: role.is_none(),
-        table: t as u8,
+        table: t,
         dealer: table.dealer,
         phase: phase_name(&table.phase),
         your_turn: shared.to_act.contains(&seat),

@@ -12,7 +12,7 @@ use gin_rules::engine::{Game, NewGame, Phase, State, shuffled_deck};
 use gin_rules::role::Role;
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::Target;
-use gin_rules::seat::Seat;
+use gin_rules::seat::{Seat, TableNo};
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
@@ -72,7 +72,7 @@ fn shuffle_unseen<'v>(
     for (i, table) in g.tables.iter().enumerate() {
         let deck = match log.decks.get(i) {
             Some(d) => d.clone(),
-            None => shuffled_deck(g.seed, 0, i as u8),
+            None => shuffled_deck(g.seed, 0, TableNo::new(i as u8)),
         };
         let mut pool: Vec<Card> = Vec::new();
         if !matches!(table.phase, Phase::Over { .. }) {

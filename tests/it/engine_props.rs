@@ -15,7 +15,7 @@ use std::sync::Arc;
 use gin_rules::rules::Variant;
 
 use gin_rules::sample::choose;
-use gin_rules::seat::Seat;
+use gin_rules::seat::{Seat, TableNo};
 
 use crate::variants::variant;
 
@@ -98,7 +98,7 @@ fn in_lay_off(state: &State) -> bool {
 /// `apply` does in place what `step` does, and on a refusal changes neither state nor events.
 fn same_in_place(game: &Game, a: &Action, stepped: &Result<Stepped, StepError>) {
     let earlier = Event::Passed {
-        table: 0,
+        table: TableNo::new(0),
         seat: Seat::new(0),
     };
     let mut in_place = game.clone();

@@ -12,7 +12,7 @@ use gin_rules::hooks::{
 use gin_rules::role::Role;
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::Target;
-use gin_rules::seat::Seat;
+use gin_rules::seat::{Seat, TableNo};
 
 use crate::common::seats;
 use crate::variants;
@@ -56,7 +56,7 @@ fn game(points: [i64; 2], closed: bool) -> GameScore {
 
 fn win(seat: u8, points: u32) -> TableResult {
     TableResult {
-        table: 0,
+        table: TableNo::new(0),
         seating: TableSeating {
             dealer: Seat::new(0),
             players: seats([1, 0]),
@@ -244,7 +244,10 @@ fn partnership_nets_the_two_tables() {
 #[test]
 fn partnership_tables_play_at_once_and_opponents_alternate() {
     let v = variant("four-player", &[]);
-    let decks: Vec<Vec<Card>> = vec![shuffled_deck(1, 0, 0), shuffled_deck(2, 0, 0)];
+    let decks: Vec<Vec<Card>> = vec![
+        shuffled_deck(1, 0, TableNo::new(0)),
+        shuffled_deck(2, 0, TableNo::new(0)),
+    ];
     let game = NewGame {
         ruleset: v.reference.clone(),
         seed: 5,

@@ -21,7 +21,7 @@ use gin_rules::melds::LayOff;
 use gin_rules::role::Role;
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::Target;
-use gin_rules::seat::{Seat, Side};
+use gin_rules::seat::{Seat, Side, TableNo};
 use proptest::prelude::*;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -318,7 +318,7 @@ fn mutate_result(rng: &mut impl Rng, r: &mut HandResult) {
         }
         4 => r.multiplier = edge_u32(rng),
         5 => r.game.moves = edge_u32(rng),
-        6 => r.table = rng.random_range(0..3),
+        6 => r.table = TableNo::new(rng.random_range(0..3)),
         7 => r.laid_off.push(LayOff {
             card: card(rng),
             onto: rng.random_range(0..4),

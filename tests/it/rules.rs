@@ -7,7 +7,7 @@ use gin_rules::cards::Card;
 use gin_rules::hooks::{DealInfo, HookError, Hooks};
 use gin_rules::rules::{Catalog, ResolveError, RulesetError, Variant};
 use gin_rules::ruleset::{AceRank, Ruleset, RulesetRef, Target};
-use gin_rules::seat::{BySeat, Seat};
+use gin_rules::seat::{BySeat, Seat, TableNo};
 
 use crate::variants;
 use variants::{option_subsets, reference};
@@ -329,7 +329,7 @@ mod hollywood {
 
     fn win(seat: u8, points: u32) -> TableResult {
         TableResult {
-            table: 0,
+            table: TableNo::new(0),
             seating: TableSeating {
                 dealer: Seat::new(1),
                 players: [Seat::new(0), Seat::new(1)],
@@ -1155,7 +1155,7 @@ mod contexts {
             closed,
         };
         let results = [TableResult {
-            table: 0,
+            table: TableNo::new(0),
             seating: TableSeating {
                 dealer: Seat::new(1),
                 players: [Seat::new(0), Seat::new(1)],

@@ -13,7 +13,7 @@ use gin_rules::engine::{
 };
 use gin_rules::rules::{Catalog, RulesRow, Variant, rules_table};
 use gin_rules::ruleset::{AuthoredRuleset, RulesetRef, Target};
-use gin_rules::seat::{BySeat, Seat};
+use gin_rules::seat::{BySeat, Seat, TableNo};
 use serde::{Deserialize, Serialize};
 
 use crate::variants;
@@ -249,7 +249,7 @@ mod scenarios {
     /// A hand result as the snapshot shows it.
     #[derive(Serialize)]
     struct HandOver {
-        table: u8,
+        table: TableNo,
         outcome: Outcome,
         #[serde(skip_serializing_if = "Option::is_none")]
         winner: Option<Seat>,
@@ -288,7 +288,7 @@ mod scenarios {
     }
 
     fn line(e: &Event, tables: bool) -> Line {
-        let at = |t: u8| {
+        let at = |t: TableNo| {
             if tables {
                 format!("table {t}: ")
             } else {
