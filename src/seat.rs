@@ -1,35 +1,93 @@
 //! Seats at a game, the tables they sit at and the sides that score: small numbers that cannot be
-//! mixed with a count, with each other, or with a role; and one value per seat. On the wire and for scripts they are
-//! plain integers (and lists).
+//! mixed with a count, with each other, or with a role; and one value per seat. On the wire and
+//! for scripts they are plain integers (and lists).
 
 use std::fmt;
 use std::ops::{Index, IndexMut};
 
 use serde::{Deserialize, Serialize};
 
-/// A seat of a game, numbered from 0. Which seats exist is the ruleset's `seats` count:
-/// [`Seat::all`] lists them and [`Seat::of`] checks a number from outside against it.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-#[repr(transparent)]
-pub struct Seat(u8);
+/// A type of its own for one kind of small number: `new`, `number`, `index` (its place in a list
+/// with one value for each), `all` (the first `n`, in order), and the bare number for `Display`,
+/// `Debug` and serde, as on the wire.
+macro_rules! numbered {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(
+            Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+        )]
+        #[serde(transparent)]
+        #[repr(transparent)]
+        pub struct $name(u8);
+
+        impl $name {
+            pub const fn new(n: u8) -> $name {
+                $name(n)
+            }
+
+            /// The first `n`, in order.
+            pub fn all(n: impl Into<usize>) -> impl Iterator<Item = $name> + Clone {
+                (0..n.into()).map_while(|i| u8::try_from(i).ok()).map($name)
+            }
+
+            pub const fn number(self) -> u8 {
+                self.0
+            }
+
+            /// The position of this one's value in a list with one value for each.
+            pub const fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl From<u8> for $name {
+            fn from(n: u8) -> $name {
+                $name(n)
+            }
+        }
+
+        impl From<$name> for i64 {
+            fn from(n: $name) -> i64 {
+                i64::from(n.0)
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    };
+}
+
+numbered!(
+    /// A seat of a game, numbered from 0. Which seats exist is the ruleset's `seats` count:
+    /// [`Seat::all`] lists them and [`Seat::of`] checks a number from outside against it.
+    Seat
+);
+
+numbered!(
+    /// A table of a deal, numbered from 0: the four-player form plays two at once, every other
+    /// form one. An index into the state's `tables`.
+    TableNo
+);
+
+numbered!(
+    /// A side that scores: a player, or a team of seats; an index into the match layout's
+    /// `sides`.
+    Side
+);
 
 impl Seat {
-    /// Seat number `n`, not checked against any game.
-    pub const fn new(n: u8) -> Seat {
-        Seat(n)
-    }
-
     /// The seat number `n` of a game of `seats` seats, if it has one.
     pub fn of(n: impl TryInto<u8>, seats: u8) -> Option<Seat> {
         n.try_into().ok().filter(|&n| n < seats).map(Seat)
-    }
-
-    /// The seats of a game of `seats` seats, in order.
-    pub fn all(seats: impl Into<usize>) -> impl Iterator<Item = Seat> + Clone {
-        (0..seats.into())
-            .map_while(|s| u8::try_from(s).ok())
-            .map(Seat)
     }
 
     /// The seat `k` places after this one round a table of `seats` seats.
@@ -42,27 +100,6 @@ impl Seat {
     pub const fn is_in(self, seats: u8) -> bool {
         self.0 < seats
     }
-
-    pub const fn number(self) -> u8 {
-        self.0
-    }
-
-    /// The position of this seat's value in a list with one value per seat.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl From<u8> for Seat {
-    fn from(n: u8) -> Seat {
-        Seat(n)
-    }
-}
-
-impl From<Seat> for i64 {
-    fn from(s: Seat) -> i64 {
-        i64::from(s.0)
-    }
 }
 
 impl std::str::FromStr for Seat {
@@ -70,19 +107,6 @@ impl std::str::FromStr for Seat {
 
     fn from_str(s: &str) -> Result<Seat, Self::Err> {
         s.parse().map(Seat)
-    }
-}
-
-/// The number, as on the wire: seat 1 prints `1`.
-impl fmt::Display for Seat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl fmt::Debug for Seat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
     }
 }
 
@@ -171,101 +195,6 @@ impl<'a, T> IntoIterator for &'a BySeat<T> {
 
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter()
-    }
-}
-
-/// A side that scores: a player, or a team of seats; an index into the match layout's `sides`.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-#[repr(transparent)]
-pub struct Side(u8);
-
-impl Side {
-    pub const fn new(n: u8) -> Side {
-        Side(n)
-    }
-
-    /// The sides of a match of `sides` sides, in order.
-    pub fn all(sides: usize) -> impl Iterator<Item = Side> + Clone {
-        (0..sides).map_while(|s| u8::try_from(s).ok()).map(Side)
-    }
-
-    pub const fn number(self) -> u8 {
-        self.0
-    }
-
-    /// The position of this side's value in a list with one value per side.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl From<u8> for Side {
-    fn from(n: u8) -> Side {
-        Side(n)
-    }
-}
-
-impl From<Side> for i64 {
-    fn from(s: Side) -> i64 {
-        i64::from(s.0)
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl fmt::Debug for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-/// A table of a deal, numbered from 0: the four-player form plays two at once, every other form
-/// one. An index into the state's `tables`.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-#[repr(transparent)]
-pub struct TableNo(u8);
-
-impl TableNo {
-    pub const fn new(n: u8) -> TableNo {
-        TableNo(n)
-    }
-
-    /// The tables of a deal of `tables` tables, in order.
-    pub fn all(tables: usize) -> impl Iterator<Item = TableNo> + Clone {
-        (0..tables).map_while(|t| u8::try_from(t).ok()).map(TableNo)
-    }
-
-    pub const fn number(self) -> u8 {
-        self.0
-    }
-
-    /// The position of this table in the state's list of tables.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl From<TableNo> for i64 {
-    fn from(t: TableNo) -> i64 {
-        i64::from(t.0)
-    }
-}
-
-impl fmt::Display for TableNo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl fmt::Debug for TableNo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
     }
 }
 
