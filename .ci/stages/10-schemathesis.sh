@@ -2,7 +2,7 @@
 # Schemathesis against a live server (BIN): every operation of the OpenAPI document it serves,
 # in every phase (the document's examples, coverage of its constraints, fuzzing, and
 # stateful runs along the document's links: the deal's state into step and view), every check.
-# Two servers in turn: plain states, then sealed states (--secret-file). Fails on any failure or
+# Two servers at once: plain states, and sealed states (--secret-file). Fails on any failure or
 # server error, and when fewer than $MIN_REQUESTS requests reached the servers in all.
 #
 # Environment: BIN (default target/release/gin-rules), SCHEMATHESIS_EXAMPLES (cases per operation
@@ -26,7 +26,6 @@ fi
 
 . scripts/lib.sh
 WORK=$(mktemp -d)
-SERVER_PID=""
 trap 'stop_spawned; rm -rf "$WORK"' EXIT
 
 # The configuration (schemathesis.toml): every check; what they expect; narrow exclusions.
@@ -46,62 +45,75 @@ expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
 TOML
 
 start_server() {
-    # $@: more arguments for `serve`; the log (one line per request) goes to $WORK/server.log
-    local port
+    # $1: label; the rest: more arguments for `serve`. The log (one line per request) goes to
+    # $WORK/$1-server.log; ADDR is where it listens.
+    local label=$1 port
+    shift
     port=$(free_port)
     ADDR="127.0.0.1:$port"
     spawn env -u GIN_RULES_SECRET -u GIN_RULES_SEAT_KEYS -u GIN_RULES_REPLAY_GUARD RUST_LOG=info \
-        "$BIN" serve --addr "$ADDR" --workers 2 "$@" >"$WORK/server.log" 2>&1
-    SERVER_PID=$SPAWNED_PID
-    wait_for "http://$ADDR/healthz" "the server" "$WORK/server.log"
+        "$BIN" serve --addr "$ADDR" --workers 2 "$@" >"$WORK/$label-server.log" 2>&1
+    wait_for "http://$ADDR/healthz" "the server" "$WORK/$label-server.log"
 }
 
-stop_server() {
-    stop "$SERVER_PID"
-    SERVER_PID=""
-}
-
-TOTAL=0
-FAILED=0
 run() {
-    # $1: label, $2: examples per operation; the server is running
-    local label=$1 examples=$2 start status requests errors
+    # $1: label, $2: examples per operation, the rest: more arguments for `serve`. Starts its
+    # server, runs schemathesis against it, stops it; prints to $WORK/$label.out and writes
+    # "<requests> <failed>" to $WORK/$label.result.
+    local label=$1 examples=$2 start status requests errors failed=0
+    shift 2
+    trap 'stop_spawned' EXIT
+    exec >"$WORK/$label.out" 2>&1
+    start_server "$label" "$@"
     echo "== schemathesis, $label: $examples cases per operation and phase, seed $SEED"
     start=$(date +%s)
     status=0
-    # From $WORK: schemathesis keeps a cache in the working directory.
-    (cd "$WORK" && timeout 900 "$ST" --config-file "$WORK/schemathesis.toml" run "http://$ADDR/openapi.json" \
+    # From a folder of its own: schemathesis keeps a cache in the working directory.
+    mkdir -p "$WORK/$label"
+    (cd "$WORK/$label" && timeout 900 "$ST" --config-file "$WORK/schemathesis.toml" run "http://$ADDR/openapi.json" \
         --phases examples,coverage,fuzzing,stateful \
         --max-examples "$examples" --seed "$SEED" --workers 2 \
         --generation-database none --request-timeout 30 --no-color \
         >"$WORK/$label.txt" 2>&1) || status=$?
+    stop_spawned
     # The summary, and every failure in full when there are any.
     if [[ $status -ne 0 ]]; then
         cat "$WORK/$label.txt"
-        FAILED=1
+        failed=1
     else
         sed -n '/^ *✅  Loaded/,$p' "$WORK/$label.txt" | grep -E 'Examples|Coverage|Fuzzing|Stateful|passed|Scenarios|API Links|generated|passed in|failures in' || true
     fi
-    requests=$(grep -c 'gin_rules::http: request' "$WORK/server.log" || true)
-    errors=$(grep -cE 'gin_rules::http: request .*status=5[0-9][0-9]' "$WORK/server.log" || true)
+    requests=$(grep -c 'gin_rules::http: request' "$WORK/$label-server.log" || true)
+    errors=$(grep -cE 'gin_rules::http: request .*status=5[0-9][0-9]' "$WORK/$label-server.log" || true)
     echo "== $label: schemathesis exit $status, $requests requests reached the server" \
         "($errors answered 5xx) in $(($(date +%s) - start)) s"
     if [[ $errors -ne 0 ]]; then
-        grep -E 'status=5[0-9][0-9]' "$WORK/server.log" | head -20
-        FAILED=1
+        grep -E 'status=5[0-9][0-9]' "$WORK/$label-server.log" | head -20
+        failed=1
     fi
-    TOTAL=$((TOTAL + requests))
+    echo "$requests $failed" >"$WORK/$label.result"
 }
 
+# The two servers are tested at once: each run is mostly schemathesis's own (Python) time.
 START=$(date +%s)
-start_server
-run plain "$EXAMPLES"
-stop_server
-
 head -c 48 /dev/urandom | base64 >"$WORK/secret.txt"
-start_server --secret-file "$WORK/secret.txt"
-run sealed $((EXAMPLES / 4 > 0 ? EXAMPLES / 4 : 1))
-stop_server
+run plain "$EXAMPLES" &
+PLAIN=$!
+run sealed $((EXAMPLES / 4 > 0 ? EXAMPLES / 4 : 1)) --secret-file "$WORK/secret.txt" &
+SEALED=$!
+wait "$PLAIN" || true
+wait "$SEALED" || true
+TOTAL=0
+FAILED=0
+for label in plain sealed; do
+    cat "$WORK/$label.out" 2>/dev/null || true
+    if [[ ! -f "$WORK/$label.result" ]] || ! read -r requests failed <"$WORK/$label.result"; then
+        echo "== $label: the run did not finish" >&2
+        requests=0 failed=1
+    fi
+    TOTAL=$((TOTAL + requests))
+    [[ $failed -eq 0 ]] || FAILED=1
+done
 
 echo "== schemathesis: $TOTAL requests in all, $(($(date +%s) - START)) s"
 if [[ $TOTAL -lt $MIN_REQUESTS ]]; then
