@@ -362,7 +362,6 @@ mod leaks {
 }
 
 mod documents;
-mod examples;
 mod hands {
     use serde_json::json;
 
