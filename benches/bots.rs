@@ -5,8 +5,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
 use gin_rules::bot::{self, Level};
+use gin_rules::engine::hooks::NoHooks;
 use gin_rules::engine::{Game, NewGame, SeatView};
-use gin_rules::hooks::NoHooks;
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
 
 /// Views of the seat to act, taken after 6 to 20 moves of `basic` play in seeded deals.
@@ -16,11 +16,7 @@ fn views(rules: &Ruleset, n: usize) -> Vec<SeatView> {
     while out.len() < n {
         seed += 1;
         let game = NewGame {
-            ruleset: RulesetRef {
-                id: rules.id.clone(),
-                options: Vec::new(),
-                authored: None,
-            },
+            ruleset: RulesetRef::named(rules.id.clone()),
             seed,
             id: None,
             target: Some(Target::SingleHand),

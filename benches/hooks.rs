@@ -15,11 +15,11 @@ use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use gin_rules::cards::Card;
 use gin_rules::cli::play::simulate;
-use gin_rules::hooks::{
+use gin_rules::engine::hooks::{
     DealInfo, DealerInfo, GameScore, HandOutcome, Hooks, LayoutInfo, MatchLayout, NoHooks,
     RecordInfo, SeatingInfo, TableResult, TableSeating,
 };
-use gin_rules::rules::hooks::{ScriptHooks, observe_contexts};
+use gin_rules::rules::script::{ScriptHooks, observe_contexts};
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::{NextDealer, RulesetRef, Target};
 use gin_rules::seat::{BySeat, Seat, TableNo};
@@ -92,11 +92,7 @@ impl ValueFormatter for CpuFormatter {
 
 fn variant(id: &str, options: &[&str]) -> Arc<Variant> {
     Catalog::builtin()
-        .resolve(&RulesetRef {
-            id: id.into(),
-            options: options.iter().map(|o| o.to_string()).collect(),
-            authored: None,
-        })
+        .resolve(&RulesetRef::new(id, options.iter().copied()))
         .unwrap_or_else(|e| panic!("{id} {options:?}: {e}"))
 }
 
@@ -169,7 +165,7 @@ fn one_deal(hooks: &dyn Hooks, f: &DealFacts) -> usize {
         results: &f.results,
     };
     // A hook that failed would make the figure that of a shorter run: stop instead.
-    let ok = |e: gin_rules::hooks::HookError| -> usize { panic!("{e}") };
+    let ok = |e: gin_rules::engine::hooks::HookError| -> usize { panic!("{e}") };
     let mut n = 0;
     n += hooks.seating(&seating).map_or_else(ok, |t| t.len());
     n += hooks

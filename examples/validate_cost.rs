@@ -23,11 +23,7 @@ use gin_rules::seat::Seat;
 use serde_json::json;
 
 fn variant(catalog: &Catalog, id: &str, options: &[&str]) -> Arc<Variant> {
-    let r = RulesetRef {
-        id: id.into(),
-        options: options.iter().map(|o| o.to_string()).collect(),
-        authored: None,
-    };
+    let r = RulesetRef::new(id, options.iter().copied());
     catalog.resolve(&r).expect("a built-in ruleset")
 }
 

@@ -146,7 +146,7 @@ impl<'de> Deserialize<'de> for Target {
         #[derive(Deserialize)]
         #[serde(untagged)]
         enum Raw {
-            Points(#[serde(deserialize_with = "crate::whole::u32")] u32),
+            Points(#[serde(deserialize_with = "crate::whole_number::u32")] u32),
             Word(String),
         }
         match Raw::deserialize(d)? {
@@ -289,6 +289,26 @@ pub struct RulesetRef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<AuthoredRuleset>)]
     pub authored: Option<std::sync::Arc<AuthoredRuleset>>,
+}
+
+impl RulesetRef {
+    /// The ruleset `id` of the catalog (built in, or loaded from a directory), with `options`
+    /// applied in order.
+    pub fn new<O: Into<String>>(
+        id: impl Into<String>,
+        options: impl IntoIterator<Item = O>,
+    ) -> RulesetRef {
+        RulesetRef {
+            id: id.into(),
+            options: options.into_iter().map(Into::into).collect(),
+            authored: None,
+        }
+    }
+
+    /// The ruleset `id` of the catalog, with no options.
+    pub fn named(id: impl Into<String>) -> RulesetRef {
+        RulesetRef::new(id, std::iter::empty::<String>())
+    }
 }
 
 /// A ruleset written by a variant author: one YAML file and the Rhai scripts it names.

@@ -1,10 +1,10 @@
 //! Sample games: a plain, deterministic player that goes out when it can, for the examples of
 //! the API document and for `gin-rules check`, which runs a ruleset's hooks in real games.
 
+use crate::engine::hooks::Hooks;
 use crate::engine::{
     Action, ActionKind, DealError, Game, NewGame, Source, State, StepError, Stepped,
 };
-use crate::hooks::Hooks;
 use crate::melds::least_deadwood;
 use crate::ruleset::Ruleset;
 

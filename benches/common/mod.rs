@@ -1,19 +1,15 @@
 //! What the benches share: a one-hand standard game from a seed, and a hand played in place.
 #![allow(dead_code)]
 
+use gin_rules::engine::hooks::NoHooks;
 use gin_rules::engine::{Action, Event, Game, NewGame};
-use gin_rules::hooks::NoHooks;
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 /// A one-hand game dealt from `seed`.
 pub fn deal(rules: &Ruleset, seed: u64) -> Option<Game<'_>> {
-    let reference = RulesetRef {
-        id: "standard".into(),
-        options: vec![],
-        authored: None,
-    };
+    let reference = RulesetRef::named("standard");
     let mut game = NewGame::seeded(reference, seed);
     game.target = Some(Target::SingleHand);
     Game::deal(rules, &NoHooks, game)

@@ -85,7 +85,7 @@ pub struct SuggestRequest {
     pub state: StateInput,
     /// The seat to suggest an action for: a seat that is to act now.
     #[schema(value_type = u8, example = 0)]
-    #[serde(deserialize_with = "crate::whole::u8")]
+    #[serde(deserialize_with = "crate::whole_number::u8")]
     pub seat: Seat,
     /// How well the suggesting bot plays: `random`, `basic` or `strong`.
     #[schema(value_type = Level, example = "strong")]

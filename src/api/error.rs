@@ -6,8 +6,8 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::engine::hooks::HookError;
 use crate::engine::{Action, DealError, IllegalAction, InvalidState, StepError};
-use crate::hooks::HookError;
 use crate::rules::ErrorKind;
 
 /// The media type of every error body.

@@ -50,11 +50,11 @@ pub struct NewGameRequest {
     pub target: Option<Target>,
     /// Same request and same seed give the same game, byte for byte; random when left out.
     #[schema(example = 42)]
-    #[serde(default, deserialize_with = "crate::whole::option_u64")]
+    #[serde(default, deserialize_with = "crate::whole_number::option_u64")]
     pub seed: Option<u64>,
     /// The first dealer's seat; cut for from the seed when left out.
     #[schema(value_type = Option<u8>, example = 1)]
-    #[serde(default, deserialize_with = "crate::whole::option_u8")]
+    #[serde(default, deserialize_with = "crate::whole_number::option_u8")]
     pub dealer: Option<Seat>,
     /// The exact 52-card order of the first hand: `deck[0..20]` dealt alternately starting
     /// left of the dealer, `deck[20]` the upcard, `deck[21]` the top of the stock.
@@ -64,7 +64,7 @@ pub struct NewGameRequest {
     /// Answer as this seat sees the game (its view, its legal actions). With seat keys and
     /// without `as_seat`, the answer shows no hand.
     #[schema(value_type = Option<u8>, example = 0)]
-    #[serde(default, deserialize_with = "crate::whole::option_u8")]
+    #[serde(default, deserialize_with = "crate::whole_number::option_u8")]
     pub as_seat: Option<Seat>,
     /// Seats the server plays (seat number → level `random`, `basic` or `strong`). Whenever bots
     /// are to act, the server plays them within the same request, from their own seat's view, so
@@ -96,7 +96,7 @@ pub struct ViewRequest {
     pub state: StateInput,
     /// The seat whose view is wanted.
     #[schema(value_type = u8, example = 1)]
-    #[serde(deserialize_with = "crate::whole::u8")]
+    #[serde(deserialize_with = "crate::whole_number::u8")]
     pub seat: Seat,
 }
 
@@ -140,11 +140,7 @@ pub(super) fn deal(app: &AppState, req: NewGameRequest, id: GameId) -> Result<Ve
         ));
     }
     let reference = match req.ruleset {
-        RulesetChoice::Id(id) => RulesetRef {
-            id,
-            options: req.options,
-            authored: None,
-        },
+        RulesetChoice::Id(id) => RulesetRef::new(id, req.options),
         RulesetChoice::Authored(authored) => {
             let base = app
                 .catalog

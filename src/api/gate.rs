@@ -22,7 +22,7 @@ use actix_web::web::{self, Bytes};
 use futures_core::Stream;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::rules::hooks::{Budget, with_budget};
+use crate::rules::script::{Budget, with_budget};
 
 use super::pool::EnginePool;
 use super::snapshot::StateOutput;

@@ -55,11 +55,7 @@ pub async fn analyze(
 
 /// The answer to an analysis request.
 pub(super) fn analysis(app: &AppState, req: AnalyzeRequest) -> Result<Vec<u8>, ApiError> {
-    let variant = app.resolve(&RulesetRef {
-        id: req.ruleset,
-        options: req.options,
-        authored: None,
-    })?;
+    let variant = app.resolve(&RulesetRef::new(req.ruleset, req.options))?;
     let rules = &variant.ruleset;
     let analysis = HandAnalysis::of(&rules.melds, rules.knock_limit, &req.cards)
         .map_err(|e| ApiError::InvalidHand(e.to_string()))?;

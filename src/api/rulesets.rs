@@ -105,13 +105,8 @@ pub async fn get(
         .into_inner()
         .into_iter()
         .filter(|(k, _)| k == "option")
-        .map(|(_, v)| v)
-        .collect();
-    let reference = RulesetRef {
-        id: id.into_inner(),
-        options,
-        authored: None,
-    };
+        .map(|(_, v)| v);
+    let reference = RulesetRef::new(id.into_inner(), options);
     let work = app.clone();
     let body = app
         .gate

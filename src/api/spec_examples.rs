@@ -57,11 +57,7 @@ pub fn collect() -> Examples {
         decisions: BTreeMap::new(),
     };
     for (id, options, target, stock_end) in GAMES {
-        let reference = RulesetRef {
-            id: id.into(),
-            options: options.iter().map(|o| o.to_string()).collect(),
-            authored: None,
-        };
+        let reference = RulesetRef::new(id, options.iter().copied());
         let Ok(variant) = catalog.resolve(&reference) else {
             continue;
         };
@@ -112,11 +108,7 @@ pub fn collect() -> Examples {
 
 /// Hands of Standard where the `strong` bot plays every seat, its decisions kept by kind of action.
 fn record_decisions(catalog: &Catalog, out: &mut Examples) {
-    let reference = RulesetRef {
-        id: "standard".into(),
-        options: Vec::new(),
-        authored: None,
-    };
+    let reference = RulesetRef::named("standard");
     let Ok(variant) = catalog.resolve(&reference) else {
         return;
     };
@@ -258,11 +250,7 @@ pub fn exchanges() -> Result<Vec<Exchange>, ApiError> {
         "RulesetDetail",
         checked,
     ));
-    let variant = app.resolve(&RulesetRef {
-        id: "standard".into(),
-        options: vec!["oklahoma".into()],
-        authored: None,
-    })?;
+    let variant = app.resolve(&RulesetRef::new("standard", ["oklahoma"]))?;
     let detail = to_value(&rulesets::RulesetDetail::of(&variant));
     out.push(exchange(None, Value::Null, "RulesetDetail", detail));
     for info in app.catalog.list() {

@@ -9,6 +9,8 @@ use clap::{Args, ValueEnum};
 use crate::rules::{Catalog, Variant, rules_table};
 use crate::ruleset::RulesetRef;
 
+use super::markdown::{anchor, cell};
+
 #[derive(Args, Clone, Debug)]
 pub struct DocsArgs {
     /// Which page.
@@ -47,28 +49,14 @@ pub fn run(args: &DocsArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A table cell: one line, pipes escaped.
-pub(crate) fn cell(text: &str) -> String {
-    text.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .replace('|', "\\|")
-}
-
 fn resolve(
     catalog: &Catalog,
     id: &str,
     options: &[String],
 ) -> anyhow::Result<std::sync::Arc<Variant>> {
-    catalog
-        .resolve(&RulesetRef {
-            id: id.to_string(),
-            options: options.to_vec(),
-            authored: None,
-        })
-        .map_err(|e| {
-            anyhow::anyhow!("built-in ruleset {id} with {options:?} does not resolve: {e}")
-        })
+    catalog.resolve(&RulesetRef::new(id, options)).map_err(|e| {
+        anyhow::anyhow!("built-in ruleset {id} with {options:?} does not resolve: {e}")
+    })
 }
 
 const RULES_INTRO: &str = "\
@@ -181,39 +169,9 @@ pub fn rules_markdown(catalog: &Catalog) -> anyhow::Result<String> {
     Ok(out)
 }
 
-/// The GitHub anchor of a heading: lower case, spaces to dashes, punctuation but `-` and `_` dropped.
-fn anchor(heading: &str) -> String {
-    heading
-        .to_lowercase()
-        .chars()
-        .filter_map(|c| match c {
-            ' ' => Some('-'),
-            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
-            _ => None,
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn anchors_follow_github() {
-        assert_eq!(
-            anchor("Standard Gin Rummy (standard)"),
-            "standard-gin-rummy-standard"
-        );
-        assert_eq!(
-            anchor("Four players (four-player)"),
-            "four-players-four-player"
-        );
-    }
-
-    #[test]
-    fn cells_stay_on_one_line() {
-        assert_eq!(cell("a |\n b"), "a \\| b");
-    }
 
     #[test]
     fn every_ruleset_and_option_has_its_section() {

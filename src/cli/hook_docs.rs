@@ -1,5 +1,5 @@
 //! `docs/hooks.md`: every hook point's context, default, decision and checks, written from the
-//! declaration in [`rules::contexts`](crate::rules::contexts), with example contexts the engine
+//! declaration in [`rules::script::contexts`](crate::rules::script::contexts), with example contexts the engine
 //! really built in seeded deals.
 
 use std::cell::RefCell;
@@ -7,12 +7,12 @@ use std::rc::Rc;
 
 use rhai::{Dynamic, Map};
 
-use crate::rules::contexts::{CONTEXTS, Field, HookContext, Ty};
-use crate::rules::hooks::{HookPoint, observe_contexts};
+use crate::rules::script::contexts::{CONTEXTS, Field, HookContext, Ty};
+use crate::rules::script::{HookPoint, observe_contexts};
 use crate::rules::{Catalog, Variant};
 use crate::ruleset::{RulesetRef, Target};
 
-use super::docs::cell;
+use super::markdown::cell;
 
 /// Every context the engine builds while bots play `games` seeded games of `variant` to `target`,
 /// in the order built.
@@ -152,11 +152,7 @@ fn example(catalog: &Catalog, point: HookPoint) -> anyhow::Result<(String, Map)>
     let (id, options, target) = example_form(point);
     let options: Vec<String> = options.iter().map(|s| (*s).to_string()).collect();
     let variant = catalog
-        .resolve(&RulesetRef {
-            id: id.into(),
-            options: options.clone(),
-            authored: None,
-        })
+        .resolve(&RulesetRef::new(id, options.clone()))
         .map_err(|e| anyhow::anyhow!("{id}: {e}"))?;
     let contexts = sample_contexts(&variant, EXAMPLE_SEED, 1, target)?;
     let mut of_point = contexts

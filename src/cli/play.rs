@@ -9,8 +9,8 @@ use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use serde::Serialize;
 
 use crate::bot::{self, Level};
+use crate::engine::hooks::Hooks;
 use crate::engine::{Event, Game, NewGame, Outcome};
-use crate::hooks::Hooks;
 use crate::ruleset::{Ruleset, RulesetRef, Target};
 use crate::seat::{Seat, TableNo};
 

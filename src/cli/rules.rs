@@ -77,11 +77,7 @@ pub fn variant_from_arg(
             ..checked.reference.clone()
         }
     } else {
-        RulesetRef {
-            id: ruleset.to_string(),
-            options: options.to_vec(),
-            authored: None,
-        }
+        RulesetRef::new(ruleset, options)
     };
     catalog.resolve(&reference).map_err(|e| match e {
         ResolveError::Invalid(errors) => anyhow::anyhow!("{}", errors_text(&errors)),

@@ -81,7 +81,7 @@ pub struct LayOffCard {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::whole::option_usize"
+        deserialize_with = "crate::whole_number::option_usize"
     )]
     pub onto: Option<usize>,
 }
@@ -93,44 +93,44 @@ pub struct LayOffCard {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 enum WireAction {
     TakeUpcard {
-        #[serde(deserialize_with = "crate::whole::u8")]
+        #[serde(deserialize_with = "crate::whole_number::u8")]
         seat: Seat,
     },
     Pass {
-        #[serde(deserialize_with = "crate::whole::u8")]
+        #[serde(deserialize_with = "crate::whole_number::u8")]
         seat: Seat,
     },
     Draw {
-        #[serde(deserialize_with = "crate::whole::u8")]
+        #[serde(deserialize_with = "crate::whole_number::u8")]
         seat: Seat,
         from: Source,
     },
     Discard {
-        #[serde(deserialize_with = "crate::whole::u8")]
+        #[serde(deserialize_with = "crate::whole_number::u8")]
         seat: Seat,
         card: Card,
     },
     Knock {
-        #[serde(deserialize_with = "crate::whole::u8")]
+        #[serde(deserialize_with = "crate::whole_number::u8")]
         seat: Seat,
         discard: Card,
         #[serde(default)]
         melds: Option<Vec<Vec<Card>>>,
     },
     Gin {
-        #[serde(deserialize_with = "crate::whole::u8")]
+        #[serde(deserialize_with = "crate::whole_number::u8")]
         seat: Seat,
         discard: Option<Card>,
         #[serde(default)]
         melds: Option<Vec<Vec<Card>>>,
     },
     LayOff {
-        #[serde(deserialize_with = "crate::whole::u8")]
+        #[serde(deserialize_with = "crate::whole_number::u8")]
         seat: Seat,
         cards: Vec<LayOffCard>,
     },
     NextHand {
-        #[serde(deserialize_with = "crate::whole::u8")]
+        #[serde(deserialize_with = "crate::whole_number::u8")]
         seat: Seat,
     },
 }

@@ -3,15 +3,15 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
+use super::hooks::{DealInfo, HookError, Hooks, SeatingInfo, check_seating};
 use crate::cards::{Card, CardSet};
-use crate::game_types::{MatchLayout, TableSeating};
-use crate::hooks::{DealInfo, HookError, Hooks, SeatingInfo, check_seating};
 use crate::role::{ByRole, Role};
 use crate::ruleset::Ruleset;
 use crate::seat::{Seat, TableNo};
 
 use super::error::{DealError, Overflow};
 use super::event::Event;
+use super::layout::{MatchLayout, TableSeating};
 use super::pile::Pile;
 use super::state::{Phase, State, Table};
 

@@ -1,7 +1,7 @@
 //! Why an action, a deal or a state is refused, in a player's words.
 
+use super::hooks::HookError;
 use crate::cards::Card;
-use crate::hooks::HookError;
 use crate::melds::MeldError;
 use crate::seat::Seat;
 

@@ -3,11 +3,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
-use crate::game_types::ScoreEntry;
 use crate::melds::LayOff;
 use crate::seat::{Seat, TableNo};
 
 use super::action::Source;
+use super::game_score::ScoreEntry;
 use super::identity::GameRef;
 use super::state::HandResult;
 

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Deref;
 
-use crate::hooks::Hooks;
+use super::hooks::Hooks;
 use crate::level::Level;
 use crate::ruleset::Ruleset;
 use crate::seat::Seat;

@@ -6,7 +6,7 @@ use crate::ruleset::Ruleset;
 use crate::seat::Seat;
 
 use super::action::{Action, ActionKind, LayOffCard, Source};
-use super::rule;
+use super::play_rules;
 use super::state::{Phase, State, Table};
 
 pub(crate) fn legal_actions(rules: &Ruleset, state: &State) -> Vec<Action> {
@@ -46,7 +46,7 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
             push(out, ActionKind::Pass);
         }
         Phase::Draw { stock_only, .. } => {
-            let stock = rule::may_draw_stock(rules, table);
+            let stock = play_rules::may_draw_stock(rules, table);
             let discard = !stock_only && !table.discard.is_empty();
             let sources: &[Source] = match (stock, discard) {
                 (true, true) => &[Source::Stock, Source::Discard],
@@ -58,7 +58,7 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
         }
         Phase::LastDiscard { .. } => {
             if let Some(card) = table.discard.top()
-                && rule::can_go_out_with(rules, table.knock_limit, table.hands[r], card)
+                && play_rules::can_go_out_with(rules, table.knock_limit, table.hands[r], card)
             {
                 push(
                     out,
@@ -73,9 +73,9 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
             taken, must_go_out, ..
         } => {
             let hand = table.hands[r];
-            let limit = rule::deadwood_allowed(table.knock_limit);
+            let limit = play_rules::deadwood_allowed(table.knock_limit);
             let out_with = melds::going_out(&rules.melds, hand, limit);
-            let discardable = rule::discardable(rules, hand, *taken);
+            let discardable = play_rules::discardable(rules, hand, *taken);
             let knocks = match table.knock_limit {
                 Some(_) => out_with.within.intersect(discardable),
                 None => CardSet::EMPTY,
@@ -93,7 +93,7 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
                 discard: Some(card),
                 melds: None,
             });
-            if out_with.big_gin && rule::plays_big_gin(rules) {
+            if out_with.big_gin && play_rules::plays_big_gin(rules) {
                 push(
                     out,
                     ActionKind::Gin {
@@ -105,7 +105,7 @@ fn table_actions(rules: &Ruleset, table: &Table, out: &mut Vec<Action>) {
         }
         Phase::LayOff { knock, .. } => {
             push(out, ActionKind::LayOff { cards: Vec::new() });
-            let best = rule::best_lay_off(rules, table, knock);
+            let best = play_rules::best_lay_off(rules, table, knock);
             if !best.is_empty() {
                 push(
                     out,

@@ -1,18 +1,22 @@
 //! The game as a pure state machine: a [`Game`] is dealt or checked, then played with `step`,
 //! `legal_actions` and `view`.
 //! Nothing here knows YAML, Rhai or HTTP: it reads a validated [`Ruleset`](crate::ruleset::Ruleset)
-//! and calls [`Hooks`](crate::hooks::Hooks).
+//! and calls [`Hooks`](hooks::Hooks).
 
 mod action;
 mod deal;
 mod error;
 mod event;
 mod game;
+mod game_score;
+pub mod hooks;
 mod identity;
+mod layout;
 mod legal;
 mod log;
+mod outcome;
 mod pile;
-mod rule;
+mod play_rules;
 mod score;
 mod start;
 mod state;
@@ -20,7 +24,6 @@ mod step;
 mod validate;
 mod view;
 
-pub use crate::game_types::Outcome;
 pub use action::{Action, ActionKind, LayOffCard, Source};
 pub use deal::{check_deck, cut_for_dealer, seating, shuffled_deck};
 pub use error::{DealError, IllegalAction, Overflow, StepError};
@@ -28,6 +31,7 @@ pub use event::Event;
 pub use game::{Game, Stepped};
 pub use identity::{BadGameId, GameId, GameRef};
 pub use log::{Log, ParseEntryError};
+pub use outcome::Outcome;
 pub use pile::Pile;
 pub use start::NewGame;
 pub use state::{

@@ -2,8 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::game_types::{GameScore, Outcome, ScoreEntry, TableSeating};
-use crate::hooks::{DealerInfo, HookError, Hooks, RecordInfo, TableResult, check_entries};
+use super::hooks::{DealerInfo, HookError, Hooks, RecordInfo, TableResult, check_entries};
 use crate::melds::{Arrangement, LayOff, meld_lists};
 use crate::role::Role;
 use crate::ruleset::{Ruleset, Target};
@@ -11,7 +10,10 @@ use crate::seat::{BySeat, Seat, Side, TableNo};
 
 use super::error::{Overflow, StepError, add_i64, mul_i64};
 use super::event::Event;
+use super::game_score::{GameScore, ScoreEntry};
 use super::identity::GameRef;
+use super::layout::TableSeating;
+use super::outcome::Outcome;
 use super::state::{GameBonus, HandResult, Knock, MatchRecord, Phase, State, Table};
 
 /// Scores a hand that went out. `knocker` is the knocker's role at the table.

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
+use super::hooks::{HookError, Hooks, LayoutInfo};
 use crate::cards::Card;
-use crate::hooks::{HookError, Hooks, LayoutInfo};
 use crate::ruleset::{Ruleset, RulesetRef, Target};
 use crate::seat::Seat;
 

@@ -6,15 +6,17 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, CardSet};
-use crate::game_types::{GameScore, MatchLayout, Outcome};
 use crate::level::Level;
 use crate::melds::LayOff;
 use crate::role::{ByRole, Role};
 use crate::ruleset::{RulesetRef, Target};
 use crate::seat::{BySeat, Seat, Side, TableNo};
 
+use super::game_score::GameScore;
 use super::identity::GameRef;
+use super::layout::MatchLayout;
 use super::log::Log;
+use super::outcome::Outcome;
 use super::pile::Pile;
 
 /// Bumped whenever the serialised shape of `State` changes.

@@ -1,8 +1,7 @@
 //! `step`: one action applied to a state, as a pure function.
 
+use super::hooks::Hooks;
 use crate::cards::{Card, CardSet};
-use crate::game_types::Outcome;
-use crate::hooks::Hooks;
 use crate::melds::{self, Arrangement, meld_lists};
 use crate::role::Role;
 use crate::ruleset::Ruleset;
@@ -13,7 +12,8 @@ use super::deal;
 use super::error::{IllegalAction, Overflow, StepError};
 use super::event::Event;
 use super::identity::GameRef;
-use super::rule::{self, AfterDiscard};
+use super::outcome::Outcome;
+use super::play_rules::{self, AfterDiscard};
 use super::score;
 use super::state::{HandResult, Knock, Phase, State, Table};
 
@@ -229,10 +229,10 @@ pub(crate) fn play(
             let card = match from {
                 Source::Stock => {
                     let exhausted = IllegalAction::StockExhausted(usize::from(rules.stock_reserve));
-                    if !rule::may_draw_stock(rules, table) {
+                    if !play_rules::may_draw_stock(rules, table) {
                         return Err(exhausted.into());
                     }
-                    if rule::reshuffles_before_draw(rules, table) {
+                    if play_rules::reshuffles_before_draw(rules, table) {
                         let cards = deal::reshuffle(ctx.seed, ctx.deal, t, table)?;
                         events.push(Event::Reshuffled { table: t, cards });
                     }
@@ -276,7 +276,7 @@ pub(crate) fn play(
             },
         ) => {
             let card = table.discard.top().ok_or(IllegalAction::DiscardPileEmpty)?;
-            if !rule::can_go_out_with(rules, table.knock_limit, table.hands[r], card) {
+            if !play_rules::can_go_out_with(rules, table.knock_limit, table.hands[r], card) {
                 return Err(IllegalAction::LastDiscardOnly.into());
             }
             table.discard.pop();
@@ -326,7 +326,7 @@ pub(crate) fn play(
                 seat,
                 card: *card,
             });
-            table.phase = match rule::after_discard(rules, table) {
+            table.phase = match play_rules::after_discard(rules, table) {
                 AfterDiscard::Dead => {
                     end_dead(ctx, table, events);
                     return Ok(());
@@ -376,7 +376,7 @@ pub(crate) fn play(
                 )?;
             }
             None => {
-                if !rule::plays_big_gin(rules) {
+                if !play_rules::plays_big_gin(rules) {
                     return Err(IllegalAction::NoBigGin.into());
                 }
                 let arrangement = arrange(rules, table.hands[r], melds.as_deref())?;
@@ -448,7 +448,7 @@ fn check_discard(
     if !hand.contains(card) {
         return Err(IllegalAction::NotInHand(card));
     }
-    if !rule::discardable(rules, hand, taken).contains(card) {
+    if !play_rules::discardable(rules, hand, taken).contains(card) {
         return Err(IllegalAction::TakenCard(card));
     }
     Ok(())
@@ -494,7 +494,7 @@ fn go_out(
         deadwood: arrangement.deadwood,
         outcome,
     };
-    if rule::lays_off(rules, outcome) {
+    if play_rules::lays_off(rules, outcome) {
         table.phase = Phase::LayOff {
             seat: table.seats[r.other()],
             knock,

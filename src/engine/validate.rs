@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::hooks::Hooks;
+use super::hooks::Hooks;
 use crate::level::Level;
 use crate::ruleset::{Ruleset, Target};
 use crate::seat::Seat;

@@ -1,15 +1,19 @@
-//! Authored rulesets, sent with requests: checked once, cached by content hash, resolved with
-//! options.
+//! Authored rulesets, sent with requests or checked from a file (`gin-rules check`): checked once,
+//! cached by content hash, resolved with options.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::ruleset::{AuthoredRuleset, RulesetRef};
 
-use super::cache::{ContentHash, Entry, Loaded};
+use super::cache::{Entry, Loaded};
 use super::catalog::Catalog;
+use super::content_hash::ContentHash;
+use super::echo::shown;
 use super::error::{ErrorKind, ResolveError, RulesetError, at, in_file};
-use super::limits::{self, shown};
+use super::files;
+use super::limits;
 use super::parse::without_schema_errors;
 use super::resolve::{check_base, variant_of};
 use super::source::parse_source;
@@ -19,6 +23,24 @@ use super::variant::Variant;
 pub const AUTHORED_FILE: &str = "ruleset.yaml";
 
 impl Catalog {
+    /// Loads a ruleset file with the `.rhai` scripts beside it (`gin-rules check`), with errors
+    /// placed in that file's path.
+    pub fn check_file(&self, path: &Path) -> Result<Arc<Variant>, Vec<RulesetError>> {
+        let yaml = files::read(path)?;
+        let dir = files::dir_of(path);
+        let scripts = files::read_dir(&dir, false)?.scripts;
+        let file = path.display().to_string();
+        self.check(&yaml, &scripts).map_err(|errors| {
+            let mut errors = files::scripts_in(errors, &dir);
+            for e in &mut errors {
+                if e.path == AUTHORED_FILE {
+                    e.path.clone_from(&file);
+                }
+            }
+            errors
+        })
+    }
+
     /// The cached outcome of loading an authored ruleset, loading it when it is not cached.
     fn authored_entry(
         &self,

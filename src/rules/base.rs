@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::hooks::Binding;
+use super::script::Binding;
 use super::source::{HookOverlay, Source};
 use super::spec::{Loc, OptionSpec, Sections};
 

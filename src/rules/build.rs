@@ -6,7 +6,7 @@ use crate::ruleset::{MatchRules, MeldRules, Ruleset, Target};
 use super::base::{Base, OptionEntry};
 use super::error::{ErrorKind, RulesetError, at, in_file};
 use super::fields::{self, IntField};
-use super::hooks::{Binding, HookPoint};
+use super::script::{Binding, HookPoint};
 use super::spec::{Loc, Sections, TargetSpec};
 
 const TARGETS: &str = "match.targets";

@@ -8,14 +8,14 @@ use std::sync::{Arc, RwLock};
 
 use crate::ruleset::RulesetRef;
 
-use super::authored::AUTHORED_FILE;
 use super::base::{Base, base_of};
 use super::builtin::{BUILTIN_SCRIPTS, BUILTIN_YAML};
 use super::cache::{AuthoredCache, CacheUsage, DEFAULT_CACHE_BYTES};
+use super::echo::shown;
 use super::error::{ErrorKind, ResolveError, RulesetError, at, in_file};
 use super::files;
 use super::info::RulesetInfo;
-use super::limits::{self, shown};
+use super::limits;
 use super::resolve::{check_base, variant_of};
 use super::source::{Source, parse_source};
 use super::suggest::did_you_mean;
@@ -107,24 +107,6 @@ impl Catalog {
             .map_err(|errors| files::scripts_in(errors, dir))
     }
 
-    /// Loads a ruleset file with the `.rhai` scripts beside it (`gin-rules check`), with errors
-    /// placed in that file's path.
-    pub fn check_file(&self, path: &Path) -> Result<Arc<Variant>, Vec<RulesetError>> {
-        let yaml = files::read(path)?;
-        let dir = files::dir_of(path);
-        let scripts = files::read_dir(&dir, false)?.scripts;
-        let file = path.display().to_string();
-        self.check(&yaml, &scripts).map_err(|errors| {
-            let mut errors = files::scripts_in(errors, &dir);
-            for e in &mut errors {
-                if e.path == AUTHORED_FILE {
-                    e.path.clone_from(&file);
-                }
-            }
-            errors
-        })
-    }
-
     /// Adds ruleset files `(file name, yaml)` that share `scripts`; all or nothing.
     pub fn add_files(
         &mut self,
@@ -199,14 +181,7 @@ impl Catalog {
     pub fn list(&self) -> Vec<RulesetInfo> {
         self.order
             .iter()
-            .filter_map(|id| {
-                self.resolve(&RulesetRef {
-                    id: id.clone(),
-                    options: Vec::new(),
-                    authored: None,
-                })
-                .ok()
-            })
+            .filter_map(|id| self.resolve(&RulesetRef::named(id.clone())).ok())
             .map(|v| v.info())
             .collect()
     }

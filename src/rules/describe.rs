@@ -7,8 +7,8 @@ use serde::Serialize;
 use crate::ruleset::{AceRank, NextDealer, Ruleset, StockEnd};
 
 use super::fields::{self, count_words};
-use super::hooks::HookPoint;
 use super::info::HookInfo;
+use super::script::HookPoint;
 use super::variant::Variant;
 
 /// One row of the rules table.

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::ruleset::Target;
 
-use super::limits::shown;
+use super::echo::shown;
 use super::spec::Loc;
 use super::suggest::did_you_mean;
 

@@ -5,9 +5,9 @@
 //! are generous for a real variant (the built-ins use a fraction of each) and each refusal names
 //! the limit.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
+pub use super::echo::{MAX_ECHO, shown};
 use super::error::{ErrorKind, RulesetError, in_file};
 use super::spec::{OptionSpec, RulesetSpec};
 
@@ -31,19 +31,8 @@ pub const MAX_TARGETS: usize = 16;
 pub const MAX_TEXT: usize = 1_000;
 /// Most problems one answer lists; the rest are counted in a last entry.
 pub const MAX_ERRORS: usize = 50;
-/// Most characters of a name or id sent by a client that a message repeats.
-pub const MAX_ECHO: usize = 64;
 /// Longest message of one problem, in characters.
 pub const MAX_MESSAGE: usize = 512;
-
-/// `s` as a message may repeat it: whole when short, else its first characters and its length.
-pub fn shown(s: &str) -> Cow<'_, str> {
-    if s.chars().nth(MAX_ECHO).is_none() {
-        return Cow::Borrowed(s);
-    }
-    let head: String = s.chars().take(MAX_ECHO - 16).collect();
-    Cow::Owned(format!("{head}… ({} bytes)", s.len()))
-}
 
 /// A problem list an answer can carry: duplicates dropped (the first place kept), each message
 /// at most [`MAX_MESSAGE`] characters, at most [`MAX_ERRORS`] problems and then one that counts
@@ -299,17 +288,6 @@ mod tests {
 
     fn error(message: &str) -> RulesetError {
         in_file("r.yaml", ErrorKind::Syntax, message.to_string())
-    }
-
-    #[test]
-    fn long_names_are_shown_cut_with_their_length() {
-        assert_eq!(shown("oklahoma"), "oklahoma");
-        let long = "é".repeat(100_000);
-        let s = shown(&long);
-        assert!(s.len() < 120, "{s}");
-        assert!(s.ends_with("… (200000 bytes)"), "{s}");
-        let exactly = "x".repeat(MAX_ECHO);
-        assert_eq!(shown(&exactly), exactly.as_str());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Rulesets as data: YAML files with optional Rhai hooks, resolved into the core
-//! [`Ruleset`](crate::ruleset::Ruleset) the engine reads and a [`Hooks`](crate::hooks::Hooks)
+//! [`Ruleset`](crate::ruleset::Ruleset) the engine reads and a [`Hooks`](crate::engine::hooks::Hooks)
 //! implementation.
 //!
 //! A [`Catalog`] holds the built-in rulesets (embedded in the binary) and any loaded from a
@@ -14,7 +14,7 @@
 //!
 //! let catalog = Catalog::builtin();
 //! let variant = catalog
-//!     .resolve(&RulesetRef { id: "standard".into(), options: vec!["oklahoma".into()], authored: None })
+//!     .resolve(&RulesetRef::new("standard", ["oklahoma"]))
 //!     .unwrap();
 //! assert_eq!(variant.ruleset.knock_limit, Some(10));
 //! ```
@@ -25,30 +25,32 @@ mod build;
 mod builtin;
 mod cache;
 mod catalog;
-pub mod contexts;
+mod content_hash;
 mod cpu_clock;
 mod describe;
+mod echo;
 mod error;
 mod fields;
 mod files;
-pub mod hooks;
 mod info;
 pub mod limits;
 mod parse;
 mod resolve;
+pub mod script;
 mod source;
 pub mod spec;
 mod suggest;
 mod variant;
 
 pub use authored::AUTHORED_FILE;
-pub use cache::{CacheUsage, ContentHash, DEFAULT_CACHE_BYTES};
+pub use cache::{CacheUsage, DEFAULT_CACHE_BYTES};
 pub use catalog::Catalog;
+pub use content_hash::ContentHash;
 pub use describe::{RulesRow, rules_table};
 pub use error::{ErrorKind, ResolveError, RulesetError};
-pub use hooks::{HookPoint, ScriptHooks};
 pub use info::{HookInfo, OptionInfo, RefusedOption, RefusedTarget, RulesetInfo};
 pub use limits::MAX_YAML_BYTES;
+pub use script::{HookPoint, ScriptHooks};
 pub use spec::schema_json;
 pub use suggest::did_you_mean;
 pub use variant::Variant;

@@ -3,8 +3,9 @@
 
 use serde_saphyr::Error as YamlError;
 
+use super::echo::shown;
 use super::error::{ErrorKind, RulesetError, in_file, nz};
-use super::limits::{self, MAX_YAML_BYTES, MAX_YAML_DEPTH, shown};
+use super::limits::{self, MAX_YAML_BYTES, MAX_YAML_DEPTH};
 use super::spec::RulesetSpec;
 use super::suggest::did_you_mean;
 

@@ -3,16 +3,16 @@
 
 use std::sync::Arc;
 
-use crate::hooks::{Hooks, NoHooks};
+use crate::engine::hooks::{Hooks, NoHooks};
 use crate::ruleset::{AuthoredRuleset, Ruleset, RulesetRef};
 
 use super::base::{Base, OptionEntry, apply_hooks};
 use super::build::{self, build_ruleset};
-use super::cache::ContentHash;
+use super::content_hash::ContentHash;
+use super::echo::shown;
 use super::error::{ErrorKind, ResolveError, RulesetError, at, in_file};
-use super::hooks::{Binding, ScriptHooks};
 use super::info::{HookInfo, OptionInfo, RefusedOption, RefusedTarget};
-use super::limits::shown;
+use super::script::{Binding, ScriptHooks};
 use super::suggest::did_you_mean;
 use super::variant::Variant;
 

@@ -4,10 +4,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use super::echo::shown;
 use super::error::{ErrorKind, RulesetError, at, in_file};
-use super::hooks::{Binding, HookPoint, Script, compile};
-use super::limits::{self, is_script_name, shown};
+use super::limits::{self, is_script_name};
 use super::parse::parse_spec_all;
+use super::script::{Binding, HookPoint, Script, compile};
 use super::spec::{HooksSpec, RulesetSpec};
 use super::suggest::did_you_mean;
 

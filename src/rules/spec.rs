@@ -96,7 +96,7 @@ impl TargetSpec {
             TargetSpec::Word(w) if w == "single_hand" => Ok(Target::SingleHand),
             TargetSpec::Word(w) => Err(format!(
                 "{:?} is not a target: write a number of points or `single_hand`",
-                super::limits::shown(w)
+                super::echo::shown(w)
             )),
         }
     }
@@ -338,7 +338,7 @@ macro_rules! hook_points {
         }
 
         impl HooksSpec {
-            /// Every hook point with its binding, in the order of [`super::hooks::HookPoint::ALL`].
+            /// Every hook point with its binding, in the order of [`super::script::HookPoint::ALL`].
             pub(crate) fn bindings(&self) -> Vec<(&'static str, &Option<Option<HookSpec>>)> {
                 vec![$( (stringify!($field), &self.$field) ),*]
             }

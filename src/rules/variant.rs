@@ -3,20 +3,20 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::hooks::Hooks;
+use crate::engine::hooks::Hooks;
 use crate::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
 
-use super::cache::ContentHash;
+use super::content_hash::ContentHash;
 use super::error::ResolveError;
-use super::hooks::HookPoint;
 use super::info::{HookInfo, OptionInfo, RefusedOption, RefusedTarget, RulesetInfo};
+use super::script::HookPoint;
 
 /// A resolved, playable ruleset: the rules, the hooks, and what a game state carries.
 pub struct Variant {
     /// What a game state carries to resolve this variant again.
     pub reference: RulesetRef,
     pub ruleset: Arc<Ruleset>,
-    /// [`NoHooks`](crate::hooks::NoHooks) when the ruleset binds none.
+    /// [`NoHooks`](crate::engine::hooks::NoHooks) when the ruleset binds none.
     pub hooks: Arc<dyn Hooks>,
     /// Options the ruleset offers (whether or not in force).
     pub allowed_options: Vec<OptionInfo>,

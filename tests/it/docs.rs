@@ -32,8 +32,8 @@ fn docs_hooks_md_is_current() {
 /// context the engine builds in real games of every built-in ruleset with each option.
 #[test]
 fn every_context_built_in_real_games_is_as_declared() {
-    use gin_rules::rules::contexts::context_of;
-    use gin_rules::rules::hooks::HookPoint;
+    use gin_rules::rules::script::HookPoint;
+    use gin_rules::rules::script::contexts::context_of;
     use std::collections::BTreeSet;
 
     let catalog = gin_rules::rules::Catalog::builtin();
@@ -43,11 +43,10 @@ fn every_context_built_in_real_games_is_as_declared() {
         forms.extend(info.options.iter().map(|o| vec![o.id.clone()]));
         for options in forms {
             let variant = catalog
-                .resolve(&gin_rules::ruleset::RulesetRef {
-                    id: info.id.clone(),
-                    options: options.clone(),
-                    authored: None,
-                })
+                .resolve(&gin_rules::ruleset::RulesetRef::new(
+                    info.id.clone(),
+                    options.clone(),
+                ))
                 .unwrap();
             let contexts =
                 gin_rules::cli::hook_docs::sample_contexts(&variant, 3, 2, info.default_target)

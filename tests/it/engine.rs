@@ -2,11 +2,11 @@
 //! seeded replays and failing hooks. Rule examples are fixtures in `scenarios/`.
 
 use gin_rules::cards::{Card, CardSet, parse_cards, set};
+use gin_rules::engine::hooks::NoHooks;
 use gin_rules::engine::{
     Action, ActionKind, DealError, Event, IllegalAction, NewGame, Phase, Source, State, StepError,
 };
 use gin_rules::engine::{Game, Stepped};
-use gin_rules::hooks::NoHooks;
 use gin_rules::role::Role;
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
 use gin_rules::seat::Seat;
@@ -38,11 +38,7 @@ fn deck(first: &str, dealer: &str, upcard: &str, stock_top: &str) -> Vec<Card> {
 }
 
 fn reference() -> RulesetRef {
-    RulesetRef {
-        id: "standard".into(),
-        options: vec![],
-        authored: None,
-    }
+    RulesetRef::named("standard")
 }
 
 /// Seat 0 deals, so seat 1 plays first.
@@ -216,12 +212,13 @@ fn seeded_games_are_reproducible() {
 /// Hooks whose `record_result` fails, as a broken script would.
 struct FailingRecord;
 
-impl gin_rules::hooks::Hooks for FailingRecord {
+impl gin_rules::engine::hooks::Hooks for FailingRecord {
     fn record_result(
         &self,
-        _: &gin_rules::hooks::RecordInfo,
-    ) -> Result<Vec<gin_rules::hooks::ScoreEntry>, gin_rules::hooks::HookError> {
-        Err(gin_rules::hooks::HookError {
+        _: &gin_rules::engine::hooks::RecordInfo,
+    ) -> Result<Vec<gin_rules::engine::hooks::ScoreEntry>, gin_rules::engine::hooks::HookError>
+    {
+        Err(gin_rules::engine::hooks::HookError {
             hook: "record_result".into(),
             message: "broken".into(),
         })
@@ -251,11 +248,11 @@ fn a_failing_hook_at_the_end_of_a_hand_changes_nothing_in_place() {
 #[test]
 fn a_hooks_knock_limit_over_any_deadwood_is_refused_at_the_deal() {
     struct Lax;
-    impl gin_rules::hooks::Hooks for Lax {
+    impl gin_rules::engine::hooks::Hooks for Lax {
         fn knock_limit(
             &self,
-            _: &gin_rules::hooks::DealInfo,
-        ) -> Result<Option<u8>, gin_rules::hooks::HookError> {
+            _: &gin_rules::engine::hooks::DealInfo,
+        ) -> Result<Option<u8>, gin_rules::engine::hooks::HookError> {
             Ok(Some(200))
         }
     }

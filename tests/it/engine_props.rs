@@ -2,10 +2,10 @@
 //! no card appears or disappears, and states survive a round trip through JSON.
 
 use gin_rules::cards::Card;
+use gin_rules::engine::hooks::{Hooks, NoHooks};
 use gin_rules::engine::{
     Action, ActionKind, Event, Game, NewGame, Phase, Source, State, StepError, Stepped,
 };
-use gin_rules::hooks::{Hooks, NoHooks};
 use gin_rules::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
@@ -48,11 +48,7 @@ fn variants() -> Vec<Ruleset> {
 }
 
 fn reference() -> RulesetRef {
-    RulesetRef {
-        id: "test".into(),
-        options: vec![],
-        authored: None,
-    }
+    RulesetRef::named("test")
 }
 
 /// Every well-formed action without explicit melds that a seat could send.

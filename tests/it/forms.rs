@@ -3,11 +3,11 @@
 use gin_rules::bot;
 use gin_rules::cards::Card;
 use gin_rules::cli::play::simulate;
+use gin_rules::engine::hooks::{
+    GameScore, HandOutcome, MatchLayout, RecordInfo, ScoreEntry, TableResult, TableSeating,
+};
 use gin_rules::engine::{
     Action, ActionKind, DealError, Event, Game, NewGame, State, shuffled_deck,
-};
-use gin_rules::hooks::{
-    GameScore, HandOutcome, MatchLayout, RecordInfo, ScoreEntry, TableResult, TableSeating,
 };
 use gin_rules::role::Role;
 use gin_rules::rules::Variant;

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use gin_rules::api::{AppState, Limits};
 use gin_rules::engine::{self, NewGame};
 use gin_rules::rules::Catalog;
-use gin_rules::rules::hooks::{Budget, with_budget};
+use gin_rules::rules::script::{Budget, with_budget};
 
 use crate::api_support::*;
 

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use gin_rules::cards::Card;
-use gin_rules::hooks::{DealInfo, HookError, Hooks};
+use gin_rules::engine::hooks::{DealInfo, HookError, Hooks};
 use gin_rules::rules::{Catalog, ResolveError, RulesetError, Variant};
 use gin_rules::ruleset::{AceRank, Ruleset, RulesetRef, Target};
 use gin_rules::seat::{BySeat, Seat, TableNo};
@@ -210,11 +210,7 @@ mod builtins {
         for info in &list {
             let options: Vec<String> = info.options.iter().map(|o| o.id.clone()).collect();
             for combo in combinations(&options) {
-                let r = RulesetRef {
-                    id: info.id.clone(),
-                    options: combo.clone(),
-                    authored: None,
-                };
+                let r = RulesetRef::new(info.id.clone(), combo.clone());
                 let v = catalog
                     .resolve(&r)
                     .unwrap_or_else(|e| panic!("{} {combo:?}: {e}", info.id));
@@ -322,7 +318,7 @@ mod oklahoma {
 
 mod hollywood {
     use super::*;
-    use gin_rules::hooks::{
+    use gin_rules::engine::hooks::{
         GameScore, HandOutcome, LayoutInfo, MatchLayout, RecordInfo, ScoreEntry, TableResult,
         TableSeating,
     };
@@ -1088,7 +1084,7 @@ mod limits {
 /// also read as `ctx["name"]`.
 mod contexts {
     use super::*;
-    use gin_rules::hooks::{
+    use gin_rules::engine::hooks::{
         GameScore, HandOutcome, MatchLayout, RecordInfo, TableResult, TableSeating,
     };
 

@@ -258,20 +258,10 @@ fn play_hands(v: &Variant, hands: u64) -> u64 {
 }
 
 fn play_every_combination(catalog: &Catalog, id: &str, hands: u64) {
-    let base = catalog
-        .resolve(&RulesetRef {
-            id: id.into(),
-            options: vec![],
-            authored: None,
-        })
-        .unwrap();
+    let base = catalog.resolve(&RulesetRef::named(id)).unwrap();
     let options: Vec<String> = base.allowed_options.iter().map(|o| o.id.clone()).collect();
     for combo in option_subsets(&options) {
-        let r = RulesetRef {
-            id: id.into(),
-            options: combo,
-            authored: None,
-        };
+        let r = RulesetRef::new(id, combo);
         let v = catalog.resolve(&r).unwrap_or_else(|e| panic!("{r:?}: {e}"));
         let stalled = play_hands(&v, hands);
         if stalled > 0 {
@@ -294,15 +284,7 @@ fn hands() -> u64 {
 #[test]
 fn standard_and_every_option_combination_play() {
     let c = Catalog::builtin();
-    play_hands(
-        &c.resolve(&RulesetRef {
-            id: "standard".into(),
-            options: vec![],
-            authored: None,
-        })
-        .unwrap(),
-        10_000,
-    );
+    play_hands(&c.resolve(&RulesetRef::named("standard")).unwrap(), 10_000);
     play_every_combination(&c, "standard", hands());
 }
 
@@ -310,12 +292,7 @@ fn standard_and_every_option_combination_play() {
 fn straight_gin_and_every_option_combination_play() {
     let c = Catalog::builtin();
     play_hands(
-        &c.resolve(&RulesetRef {
-            id: "straight-gin".into(),
-            options: vec![],
-            authored: None,
-        })
-        .unwrap(),
+        &c.resolve(&RulesetRef::named("straight-gin")).unwrap(),
         10_000,
     );
     play_every_combination(&c, "straight-gin", hands());
@@ -325,12 +302,7 @@ fn straight_gin_and_every_option_combination_play() {
 fn three_player_and_every_option_combination_play() {
     let c = Catalog::builtin();
     play_hands(
-        &c.resolve(&RulesetRef {
-            id: "three-player".into(),
-            options: vec![],
-            authored: None,
-        })
-        .unwrap(),
+        &c.resolve(&RulesetRef::named("three-player")).unwrap(),
         10_000,
     );
     play_every_combination(&c, "three-player", hands());
@@ -342,12 +314,7 @@ fn round_the_corner_plays() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
     c.add_dir(&dir).unwrap();
     play_hands(
-        &c.resolve(&RulesetRef {
-            id: "round-the-corner".into(),
-            options: vec![],
-            authored: None,
-        })
-        .unwrap(),
+        &c.resolve(&RulesetRef::named("round-the-corner")).unwrap(),
         10_000,
     );
     play_every_combination(&c, "round-the-corner", hands());

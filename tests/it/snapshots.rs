@@ -31,11 +31,7 @@ macro_rules! golden {
 }
 
 fn reference(id: &str, options: &[String]) -> RulesetRef {
-    RulesetRef {
-        id: id.into(),
-        options: options.to_vec(),
-        authored: None,
-    }
+    RulesetRef::new(id, options)
 }
 
 /// One test, rules tables first: insta's `glob!` collects the failures of any snapshot assertion

@@ -7,11 +7,7 @@ use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::RulesetRef;
 
 pub fn reference(id: &str, options: &[&str]) -> RulesetRef {
-    RulesetRef {
-        id: id.into(),
-        options: options.iter().map(|s| s.to_string()).collect(),
-        authored: None,
-    }
+    RulesetRef::new(id, options.iter().copied())
 }
 
 /// A built-in ruleset with options, which must resolve.

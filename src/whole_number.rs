@@ -1,6 +1,6 @@
 //! Whole numbers as JSON may spell them: `85` and `85.0` are the same number to JSON and to JSON
 //! Schema, so a field the OpenAPI document declares as an integer takes both. For request fields
-//! with `#[serde(deserialize_with = "crate::whole::u8")]` (or `option_u8`, ...).
+//! with `#[serde(deserialize_with = "crate::whole_number::u8")]` (or `option_u8`, ...).
 
 use std::fmt;
 use std::marker::PhantomData;

@@ -1,33 +1,9 @@
-//! The plain values the engine and the hooks share: how a hand ended, who plays at a table, who
-//! scores together, and the points of a game.
+//! Who plays at each table of a deal, and who scores together in how many games for a whole
+//! match.
 
 use serde::{Deserialize, Serialize};
 
 use crate::seat::{Seat, Side};
-
-/// How a hand ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    Gin,
-    BigGin,
-    Knock,
-    Undercut,
-    Dead,
-}
-
-impl Outcome {
-    /// The word a script sees: `"gin"`, `"big_gin"`, `"knock"`, `"undercut"`, `"dead"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Gin => "gin",
-            Outcome::BigGin => "big_gin",
-            Outcome::Knock => "knock",
-            Outcome::Undercut => "undercut",
-            Outcome::Dead => "dead",
-        }
-    }
-}
 
 /// Who plays at one table for a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -97,27 +73,4 @@ impl MatchLayout {
             None => Ok(()),
         }
     }
-}
-
-/// One game of a match (a Hollywood column; the whole match in plain scoring), per side.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct GameScore {
-    /// Points toward the target, per side (bonuses not included).
-    pub points: Vec<i64>,
-    /// Hands won in this game, per side (the boxes of the classic bonuses).
-    pub hands_won: Vec<u32>,
-    /// A side reached the target in this game: it takes no more points.
-    pub closed: bool,
-}
-
-/// One entry of a deal into the match: `points` for `side` in game `game`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct ScoreEntry {
-    /// The game (a Hollywood column, else 0) the points go to; it must be open.
-    pub game: u8,
-    /// The side (a seat, or a team: an index into the match layout's `sides`) that scores.
-    #[schema(value_type = u8)]
-    pub side: Side,
-    /// The points the side scores in that game.
-    pub points: u32,
 }

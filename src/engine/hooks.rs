@@ -1,5 +1,6 @@
 //! The points where a variant's script may decide a rule. The engine calls them through this trait
-//! and checks what they return; `rules::hooks` implements it with Rhai, `NoHooks` with the data alone.
+//! and checks what they return; `rules::script` implements it with Rhai, [`NoHooks`] with the data
+//! alone.
 //!
 //! Every method has a default that reproduces what the plain ruleset data says, so a ruleset
 //! without hooks plays exactly by its data. The contexts are plain, read-only Rust values: a hook
@@ -7,21 +8,16 @@
 //! naming the hook; the engine then refuses the action and leaves the state as it was
 //! (`script-error` in the API).
 //!
-//! | hook | called | reads | returns | the engine checks |
-//! |---|---|---|---|---|
-//! | `knock_limit` | at each table's deal | [`DealInfo`] | the knock limit, `None` = only gin | at most `MeldRules::max_deadwood(hand_size)` |
-//! | `score_multiplier` | at each table's deal | [`DealInfo`] | multiplier of every score of the hand | at least 1 |
-//! | `match_layout` | once, when the match starts | [`LayoutInfo`] | [`MatchLayout`]: sides and games | [`MatchLayout::check`] |
-//! | `seating` | before each deal | [`SeatingInfo`] | the tables of the deal | [`check_seating`] |
-//! | `record_result` | when every table of a deal is over | [`RecordInfo`] | [`ScoreEntry`]s to add | [`check_entries`] |
-//! | `next_dealer` | when every table of a deal is over and the match goes on | [`DealerInfo`] | the next dealer | a seat that exists |
+//! Each method says when the engine calls it. What each hook point reads and decides, and what the
+//! engine checks of the decision ([`check_seating`], [`check_entries`], [`MatchLayout::check`]), is
+//! declared once, in `rules::script::contexts`, and published from there as `docs/hooks.md`.
 
 use serde::{Deserialize, Serialize};
 
+pub use super::game_score::{GameScore, ScoreEntry};
+pub use super::layout::{MAX_GAMES, MatchLayout, TableSeating};
+pub use super::outcome::Outcome as HandOutcome;
 use crate::cards::Card;
-pub use crate::game_types::{
-    GameScore, MAX_GAMES, MatchLayout, Outcome as HandOutcome, ScoreEntry, TableSeating,
-};
 use crate::ruleset::{NextDealer, Target};
 use crate::seat::{BySeat, Seat, TableNo};
 

@@ -2,11 +2,11 @@
 //! written once.
 
 use crate::cards::{Card, CardSet};
-use crate::game_types::Outcome;
 use crate::melds::{self, LayOff};
 use crate::role::Role;
 use crate::ruleset::{Ruleset, StockEnd};
 
+use super::outcome::Outcome;
 use super::state::{Knock, Table};
 
 /// The stock is down to the cards that are never drawn.

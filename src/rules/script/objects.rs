@@ -13,7 +13,7 @@ use std::sync::{Arc, LazyLock};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
 
 use crate::cards::{Card, Rank};
-use crate::hooks::{GameScore, MatchLayout, ScoreEntry, TableResult, TableSeating};
+use crate::engine::hooks::{GameScore, MatchLayout, ScoreEntry, TableResult, TableSeating};
 use crate::ruleset::{NextDealer, Ruleset, Target};
 use crate::seat::{BySeat, Seat};
 
@@ -166,7 +166,7 @@ struct Words {
 }
 
 static WORDS: LazyLock<Words> = LazyLock::new(|| {
-    use crate::hooks::HandOutcome as O;
+    use crate::engine::hooks::HandOutcome as O;
     Words {
         single_hand: "single_hand".into(),
         outcomes: [O::Gin, O::BigGin, O::Knock, O::Undercut, O::Dead].map(|o| o.as_str().into()),
@@ -199,8 +199,8 @@ pub(super) fn rule_name(r: NextDealer) -> &'static str {
     }
 }
 
-fn outcome_word(o: crate::hooks::HandOutcome) -> Dynamic {
-    use crate::hooks::HandOutcome as O;
+fn outcome_word(o: crate::engine::hooks::HandOutcome) -> Dynamic {
+    use crate::engine::hooks::HandOutcome as O;
     let i = match o {
         O::Gin => 0,
         O::BigGin => 1,

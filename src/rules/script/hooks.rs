@@ -1,0 +1,351 @@
+//! [`ScriptHooks`]: a variant's hooks, each point bound to a compiled script run in the sandbox.
+//! Each call builds its point's context (see [`contexts`](super::contexts)), runs the script within
+//! its limits, and checks the decision before the engine gets it.
+
+use std::cell::RefCell;
+use std::fmt;
+use std::sync::Arc;
+
+use rhai::{CallFnOptions, Dynamic, INT, Scope};
+
+use crate::engine::hooks::{
+    DealInfo, DealerInfo, HookError, Hooks, LayoutInfo, MatchLayout, RecordInfo, ScoreEntry,
+    SeatingInfo, TableSeating, check_entries, check_seating, default_entries, default_next_dealer,
+    default_seating,
+};
+use crate::ruleset::Ruleset;
+use crate::seat::{Seat, Side};
+
+use super::budget::metered;
+use super::compile::Script;
+use super::decode::{as_array, as_int, as_map, as_seat, field, hook_error};
+use super::failure::{budget_spent, describe_eval_error};
+use super::objects::{
+    DealConstants, DealContext, DealerContext, LayoutContext, Object, RecordContext, SeatingContext,
+};
+use super::observe;
+use super::point::HookPoint;
+use super::sandbox::ENGINE;
+
+thread_local! {
+    /// The scope of the calls on this thread, empty between calls: it keeps its room, so a call
+    /// does not allocate one afresh.
+    static SCOPE: RefCell<Scope<'static>> = RefCell::new(Scope::new());
+}
+
+/// A hook point bound to a script.
+#[derive(Clone, Debug)]
+pub struct Binding {
+    pub point: HookPoint,
+    pub script: Arc<Script>,
+    /// The rule in words, for the rules table.
+    pub rule: Option<String>,
+    /// The ruleset or option that bound it.
+    pub from: String,
+}
+
+/// A variant's hooks, run in the sandbox. Decisions are checked before they are returned.
+pub struct ScriptHooks {
+    bindings: [Option<Binding>; 6],
+    ruleset: Arc<Ruleset>,
+    /// The fields of every deal context that the ruleset alone decides, built once.
+    deal_constants: Arc<DealConstants>,
+}
+
+impl fmt::Debug for ScriptHooks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(
+                self.bindings
+                    .iter()
+                    .flatten()
+                    .map(|b| (b.point, &b.script.name)),
+            )
+            .finish()
+    }
+}
+
+impl ScriptHooks {
+    /// Hooks for `ruleset` with the given bindings (at most one per point; later ones win).
+    pub fn new(ruleset: Arc<Ruleset>, bindings: impl IntoIterator<Item = Binding>) -> ScriptHooks {
+        let mut table: [Option<Binding>; 6] = Default::default();
+        for b in bindings {
+            let i = b.point.index();
+            table[i] = Some(b);
+        }
+        ScriptHooks {
+            bindings: table,
+            deal_constants: Arc::new(DealConstants::of(&ruleset)),
+            ruleset,
+        }
+    }
+
+    pub fn binding(&self, point: HookPoint) -> Option<&Binding> {
+        self.bindings[point.index()].as_ref()
+    }
+
+    /// The context of `knock_limit` and `score_multiplier`, with its `default`.
+    fn deal_context(&self, deal: &DealInfo, default: Dynamic) -> DealContext {
+        DealContext {
+            constants: self.deal_constants.clone(),
+            upcard: deal.upcard,
+            upcard_value: self.ruleset.melds.value(deal.upcard),
+            dealer: deal.dealer,
+            hand_number: deal.hand_number,
+            totals: deal.totals.clone(),
+            default,
+        }
+    }
+
+    /// Calls the script bound to `point` with the context `ctx` builds; `None` when nothing is
+    /// bound. The context is built only for a script, or for an observer
+    /// ([`observe_contexts`](super::observe_contexts)).
+    fn call<C: Object>(
+        &self,
+        point: HookPoint,
+        ctx: impl FnOnce() -> C,
+    ) -> Option<Result<Dynamic, HookError>> {
+        let binding = self.binding(point);
+        let observed = observe::is_observed();
+        if binding.is_none() && !observed {
+            return None;
+        }
+        let ctx = ctx();
+        if observed {
+            observe::show(point, &ctx.to_map());
+        }
+        let b = binding?;
+        let run = || {
+            let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+            let call = |scope: &mut Scope<'static>| {
+                ENGINE.call_fn_with_options::<Dynamic>(
+                    options,
+                    scope,
+                    &b.script.ast,
+                    point.name(),
+                    (Dynamic::from(ctx),),
+                )
+            };
+            SCOPE.with(|s| match s.try_borrow_mut() {
+                Ok(mut scope) => {
+                    scope.clear();
+                    let r = call(&mut scope);
+                    scope.clear();
+                    r
+                }
+                Err(_) => call(&mut Scope::new()),
+            })
+        };
+        let (outcome, budget) = match metered(run) {
+            Ok(ran) => ran,
+            Err(spent) => {
+                return Some(Err(hook_error(
+                    point,
+                    format!("{}: {}", b.script.name, budget_spent(spent)),
+                )));
+            }
+        };
+        let result = match outcome {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(e)) => Err(hook_error(
+                point,
+                describe_eval_error(point, &b.script.name, &e, budget),
+            )),
+            Err(_) => Err(hook_error(point, format!("{} crashed", b.script.name))),
+        };
+        Some(result)
+    }
+}
+
+impl Hooks for ScriptHooks {
+    fn knock_limit(&self, deal: &DealInfo) -> Result<Option<u8>, HookError> {
+        let point = HookPoint::KnockLimit;
+        let ctx = || {
+            self.deal_context(
+                deal,
+                deal.knock_limit
+                    .map_or(Dynamic::UNIT, |l| Dynamic::from_int(INT::from(l))),
+            )
+        };
+        let Some(r) = self.call(point, ctx) else {
+            return Ok(deal.knock_limit);
+        };
+        let v = r?;
+        if v.is_unit() {
+            return Ok(None);
+        }
+        let max = self.deal_constants.max_knock_limit;
+        as_int(point, "the knock limit", &v, 0, max).map(|n| Some(n as u8))
+    }
+
+    fn score_multiplier(&self, deal: &DealInfo) -> Result<u32, HookError> {
+        let point = HookPoint::ScoreMultiplier;
+        let ctx = || self.deal_context(deal, Dynamic::from_int(1));
+        let Some(r) = self.call(point, ctx) else {
+            return Ok(1);
+        };
+        as_int(point, "the multiplier", &r?, 1, 1000).map(|n| n as u32)
+    }
+
+    fn match_layout(&self, info: &LayoutInfo) -> Result<MatchLayout, HookError> {
+        let point = HookPoint::MatchLayout;
+        let default = MatchLayout::individual(info.seats);
+        let ctx = || LayoutContext {
+            seats: info.seats,
+            target: info.target,
+            default: default.clone(),
+        };
+        let Some(r) = self.call(point, ctx) else {
+            return Ok(default);
+        };
+        let v = r?;
+        if v.is_unit() {
+            return Ok(default);
+        }
+        let m = as_map(point, "the layout", v)?;
+        let mut layout = default;
+        if let Some(g) = m.get("games") {
+            layout.games = as_int(
+                point,
+                "games",
+                g,
+                1,
+                i64::from(crate::engine::hooks::MAX_GAMES),
+            )? as u8;
+        }
+        if let Some(s) = m.get("sides") {
+            let sides = as_array(point, "sides", s.clone())?;
+            layout.sides = sides
+                .into_iter()
+                .map(|side| {
+                    as_array(point, "a side", side)?
+                        .iter()
+                        .map(|s| as_seat(point, "a seat", s, info.seats))
+                        .collect::<Result<Vec<Seat>, HookError>>()
+                })
+                .collect::<Result<_, _>>()?;
+        }
+        for k in m.keys() {
+            if k != "games" && k != "sides" {
+                return Err(hook_error(
+                    point,
+                    format!("the layout has an unknown key `{k}` (keys: sides, games)"),
+                ));
+            }
+        }
+        layout.check(info.seats).map_err(|e| hook_error(point, e))?;
+        Ok(layout)
+    }
+
+    fn seating(&self, info: &SeatingInfo) -> Result<Vec<TableSeating>, HookError> {
+        let point = HookPoint::Seating;
+        let default = default_seating(info.seats, info.dealer);
+        let ctx = || SeatingContext {
+            seats: info.seats,
+            dealer: info.dealer,
+            hand_number: info.hand_number,
+            sides: info.layout.sides.clone(),
+            games: info.layout.games,
+            default: default.clone(),
+        };
+        let Some(r) = self.call(point, ctx) else {
+            return Ok(default);
+        };
+        let tables = as_array(point, "the seating", r?)?
+            .into_iter()
+            .map(|t| {
+                let m = as_map(point, "a table", t)?;
+                let dealer = as_seat(
+                    point,
+                    "a table's dealer",
+                    field(point, "a table", &m, "dealer")?,
+                    info.seats,
+                )?;
+                let players = as_array(
+                    point,
+                    "a table's players",
+                    field(point, "a table", &m, "players")?.clone(),
+                )?;
+                let [a, b] = players.as_slice() else {
+                    return Err(hook_error(point, "a table has two players"));
+                };
+                Ok(TableSeating {
+                    dealer,
+                    players: [
+                        as_seat(point, "a player", a, info.seats)?,
+                        as_seat(point, "a player", b, info.seats)?,
+                    ],
+                })
+            })
+            .collect::<Result<Vec<_>, HookError>>()?;
+        check_seating(&tables, info.seats).map_err(|e| hook_error(point, e))?;
+        Ok(tables)
+    }
+
+    fn record_result(&self, info: &RecordInfo) -> Result<Vec<ScoreEntry>, HookError> {
+        let point = HookPoint::RecordResult;
+        let ctx = || RecordContext {
+            hand_number: info.hand_number,
+            target: info.target,
+            sides: info.layout.sides.as_slice().into(),
+            games: info.games.into(),
+            results: info.results.into(),
+            default: default_entries(info),
+        };
+        let Some(r) = self.call(point, ctx) else {
+            return Ok(default_entries(info));
+        };
+        let entries = as_array(point, "the entries", r?)?
+            .into_iter()
+            .map(|e| {
+                let m = as_map(point, "an entry", e)?;
+                let game = as_int(
+                    point,
+                    "an entry's game",
+                    field(point, "an entry", &m, "game")?,
+                    0,
+                    255,
+                )?;
+                let side = as_int(
+                    point,
+                    "an entry's side",
+                    field(point, "an entry", &m, "side")?,
+                    0,
+                    255,
+                )?;
+                let points = as_int(
+                    point,
+                    "an entry's points",
+                    field(point, "an entry", &m, "points")?,
+                    0,
+                    1_000_000,
+                )?;
+                Ok(ScoreEntry {
+                    game: game as u8,
+                    side: Side::new(side as u8),
+                    points: points as u32,
+                })
+            })
+            .collect::<Result<Vec<_>, HookError>>()?;
+        check_entries(&entries, info.layout, info.games).map_err(|e| hook_error(point, e))?;
+        Ok(entries)
+    }
+
+    fn next_dealer(&self, info: &DealerInfo) -> Result<Seat, HookError> {
+        let point = HookPoint::NextDealer;
+        let default = default_next_dealer(info);
+        let ctx = || DealerContext {
+            seats: info.seats,
+            dealer: info.dealer,
+            hand_number: info.hand_number,
+            rule: info.rule,
+            sides: info.layout.sides.as_slice().into(),
+            results: info.results.into(),
+            default,
+        };
+        let Some(r) = self.call(point, ctx) else {
+            return Ok(default);
+        };
+        as_seat(point, "the next dealer", &r?, info.seats)
+    }
+}
