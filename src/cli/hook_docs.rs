@@ -1,6 +1,6 @@
 //! `docs/hooks.md`: every hook point's context, default, decision and checks, written from the
-//! declaration in [`rules::script::contexts`](crate::rules::script::contexts), with example contexts the engine
-//! really built in seeded deals.
+//! declaration in [`rules::script::contexts`](crate::rules::script::contexts), with example
+//! contexts the engine really built in seeded deals.
 
 use std::cell::RefCell;
 use std::rc::Rc;

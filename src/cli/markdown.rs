@@ -8,7 +8,8 @@ pub fn cell(text: &str) -> String {
         .replace('|', "\\|")
 }
 
-/// The GitHub anchor of a heading: lower case, spaces to dashes, punctuation but `-` and `_` dropped.
+/// The GitHub anchor of a heading: lower case, spaces to dashes, punctuation but `-` and `_`
+/// dropped.
 pub fn anchor(heading: &str) -> String {
     heading
         .to_lowercase()

@@ -1,6 +1,6 @@
 //! Rulesets as data: YAML files with optional Rhai hooks, resolved into the core
-//! [`Ruleset`](crate::ruleset::Ruleset) the engine reads and a [`Hooks`](crate::engine::hooks::Hooks)
-//! implementation.
+//! [`Ruleset`](crate::ruleset::Ruleset) the engine reads and a
+//! [`Hooks`](crate::engine::hooks::Hooks) implementation ([`script`]).
 //!
 //! A [`Catalog`] holds the built-in rulesets (embedded in the binary) and any loaded from a
 //! directory. [`Catalog::resolve`] turns a [`RulesetRef`] (an id and options, or an authored

@@ -1,7 +1,7 @@
 //! What the context of each hook point holds and what its decision must be, declared once:
 //! `docs/hooks.md` is written from it, `gin-rules check` reads its field names, and a test holds it
-//! against the contexts [`ScriptHooks`](super::ScriptHooks) really builds in real deals of every built-in
-//! ruleset (same keys, same types), so the declaration cannot drift from the builder.
+//! against the contexts [`ScriptHooks`](super::ScriptHooks) really builds in real deals of every
+//! built-in ruleset (same keys, same types), so the declaration cannot drift from the builder.
 
 use rhai::{Dynamic, Map};
 

@@ -299,27 +299,12 @@ impl Hooks for ScriptHooks {
             .into_iter()
             .map(|e| {
                 let m = as_map(point, "an entry", e)?;
-                let game = as_int(
-                    point,
-                    "an entry's game",
-                    field(point, "an entry", &m, "game")?,
-                    0,
-                    255,
-                )?;
-                let side = as_int(
-                    point,
-                    "an entry's side",
-                    field(point, "an entry", &m, "side")?,
-                    0,
-                    255,
-                )?;
-                let points = as_int(
-                    point,
-                    "an entry's points",
-                    field(point, "an entry", &m, "points")?,
-                    0,
-                    1_000_000,
-                )?;
+                let int = |key: &str, what: &str, hi: i64| {
+                    as_int(point, what, field(point, "an entry", &m, key)?, 0, hi)
+                };
+                let game = int("game", "an entry's game", 255)?;
+                let side = int("side", "an entry's side", 255)?;
+                let points = int("points", "an entry's points", 1_000_000)?;
                 Ok(ScoreEntry {
                     game: game as u8,
                     side: Side::new(side as u8),

@@ -1,5 +1,5 @@
-//! Rhai hook scripts: the sandbox they run in, their limits, and the [`Hooks`](crate::engine::hooks::Hooks)
-//! they implement.
+//! Rhai hook scripts: the sandbox they run in, their limits, and the
+//! [`Hooks`](crate::engine::hooks::Hooks) they implement.
 //!
 //! A script defines functions. Each public function must be a hook point ([`HookPoint`]) taking
 //! one parameter, the context: a read-only object of a type registered with the sandbox

@@ -82,53 +82,45 @@ fn padded(
     Ok(())
 }
 
+/// What `replace` finds or puts: a string or a character.
+trait Piece {
+    fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R;
+}
+
+impl Piece for &str {
+    fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R {
+        f(self)
+    }
+}
+
+impl Piece for char {
+    fn with_text<R>(self, f: impl FnOnce(&str) -> R) -> R {
+        f(self.encode_utf8(&mut [0; 4]))
+    }
+}
+
 /// Registers the checked `replace`, `pad`, `+`, `+=` and `append` of strings.
 pub(super) fn guard_string_growth(e: &mut Engine) {
-    e.register_fn(
-        "replace",
-        |ctx: NativeCallContext,
-         s: &mut ImmutableString,
-         find: &str,
-         with: &str|
-         -> RhaiResult<()> {
-            *s = replaced(&ctx, s, find, with)?;
-            Ok(())
-        },
-    );
-    e.register_fn(
-        "replace",
-        |ctx: NativeCallContext,
-         s: &mut ImmutableString,
-         find: &str,
-         with: char|
-         -> RhaiResult<()> {
-            *s = replaced(&ctx, s, find, with.encode_utf8(&mut [0; 4]))?;
-            Ok(())
-        },
-    );
-    e.register_fn(
-        "replace",
-        |ctx: NativeCallContext,
-         s: &mut ImmutableString,
-         find: char,
-         with: &str|
-         -> RhaiResult<()> {
-            *s = replaced(&ctx, s, find.encode_utf8(&mut [0; 4]), with)?;
-            Ok(())
-        },
-    );
-    e.register_fn(
-        "replace",
-        |ctx: NativeCallContext,
-         s: &mut ImmutableString,
-         find: char,
-         with: char|
-         -> RhaiResult<()> {
-            let with = with.to_string();
-            *s = replaced(&ctx, s, find.encode_utf8(&mut [0; 4]), &with)?;
-            Ok(())
-        },
-    );
+    macro_rules! checked_replace {
+        ($find:ty, $with:ty) => {
+            e.register_fn(
+                "replace",
+                |ctx: NativeCallContext,
+                 s: &mut ImmutableString,
+                 find: $find,
+                 with: $with|
+                 -> RhaiResult<()> {
+                    *s = find
+                        .with_text(|find| with.with_text(|with| replaced(&ctx, s, find, with)))?;
+                    Ok(())
+                },
+            );
+        };
+    }
+    checked_replace!(&str, &str);
+    checked_replace!(&str, char);
+    checked_replace!(char, &str);
+    checked_replace!(char, char);
     e.register_fn(
         "pad",
         |ctx: NativeCallContext, s: &mut ImmutableString, len: INT, c: char| -> RhaiResult<()> {
