@@ -38,7 +38,10 @@ const CASES: &[(&str, &str)] = &[
 
 fn main() {
     // `cargo bench` adds `--bench`.
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if let [case] = args.as_slice() {
         web_main(case);
         return;
