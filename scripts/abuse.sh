@@ -21,9 +21,7 @@ LOG=$(mktemp)
 trap 'stop_spawned; rm -f "$LOG"' EXIT
 
 release_bin
-spawn env RUST_LOG=warn "$BIN" serve --addr "$ADDR" --workers "$WORKERS" >"$LOG" 2>&1
-SERVER_PID=$SPAWNED_PID
-wait_for "http://$ADDR/healthz" "the server" "$LOG"
+start_server "$ADDR" "$LOG" --workers "$WORKERS"
 rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$SERVER_PID/status"; }
 echo "== $BIN serve --workers $WORKERS ($(nproc) cores), RSS at start $(rss)"
 

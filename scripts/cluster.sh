@@ -6,10 +6,9 @@
 #   scripts/cluster.sh serve    start the cluster and keep it up until Ctrl-C (prints its address)
 #
 # Both instances read the same --secret-file, so a state sealed by one opens on the other. nginx
-# runs in the foreground (not as a daemon) with its own nginx.conf in a temporary directory:
-# round robin, no sticky sessions, and `proxy_next_upstream` so that a request that finds an
-# instance dead goes to the other (a step is a pure function of its body: sending it again is
-# safe). nginx and wrk come from Debian (.ci/setup/nginx.sh installs them when missing).
+# runs in the foreground with scripts/nginx.conf.template (round robin, no sticky sessions, a
+# request that finds an instance dead goes to the other), rendered in a temporary directory.
+# nginx and wrk come from Debian (.ci/setup/nginx.sh installs them when missing).
 #
 # Environment: DURATION (10s), CONNECTIONS (64), WORKERS (per instance; default one per core),
 # BIN (a server binary; default: cargo build --release), PORT (nginx's; default a free one).
@@ -22,80 +21,29 @@ CONNECTIONS=${CONNECTIONS:-64}
 WORK=$(mktemp -d)
 trap 'stop_spawned; rm -rf "$WORK"' EXIT
 
-NGINX=$(command -v nginx || true)
-[[ -z "$NGINX" && -x /usr/sbin/nginx ]] && NGINX=/usr/sbin/nginx
-if [[ -z "$NGINX" ]] || ! command -v wrk >/dev/null 2>&1; then
-    bash .ci/setup/nginx.sh >&2
-    NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-fi
+bash .ci/setup/nginx.sh >&2  # nothing to do when both are there
 
 release_bin
 
 head -c 48 /dev/urandom | base64 >"$WORK/secret.txt"
-A=$(free_port)
-B=$(free_port)
-LB=${PORT:-$(free_port)}
-for port in "$A" "$B"; do
-    spawn env -u GIN_RULES_SECRET RUST_LOG=warn "$BIN" serve --addr "127.0.0.1:$port" \
-        --secret-file "$WORK/secret.txt" ${WORKERS:+--workers "$WORKERS"}
+A=127.0.0.1:$(free_port)
+B=127.0.0.1:$(free_port)
+LB=127.0.0.1:${PORT:-$(free_port)}
+for addr in "$A" "$B"; do
+    start_server "$addr" "$WORK/server-${addr##*:}.log" --secret-file "$WORK/secret.txt" \
+        ${WORKERS:+--workers "$WORKERS"}
 done
-
-mkdir -p "$WORK/temp"
-USER_LINE=""
-[[ $(id -u) -eq 0 ]] && USER_LINE="user root;"
-cat >"$WORK/nginx.conf" <<CONF
-$USER_LINE
-worker_processes 1;
-daemon off;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    client_body_temp_path $WORK/temp/body;
-    proxy_temp_path $WORK/temp/proxy;
-    fastcgi_temp_path $WORK/temp/fastcgi;
-    uwsgi_temp_path $WORK/temp/uwsgi;
-    scgi_temp_path $WORK/temp/scgi;
-    # The server refuses bodies over 256 KiB itself (413 payload-too-large).
-    client_max_body_size 1m;
-    client_body_buffer_size 512k;
-    upstream gin_rules {
-        # No stickiness: any instance serves any game.
-        server 127.0.0.1:$A max_fails=1 fail_timeout=5s;
-        server 127.0.0.1:$B max_fails=1 fail_timeout=5s;
-        keepalive 64;
-    }
-    server {
-        listen 127.0.0.1:$LB;
-        location / {
-            proxy_pass http://gin_rules;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_connect_timeout 1s;
-            # A dead instance is skipped, for POST too (non_idempotent): a step is a pure
-            # function of its body. Under a replay guard the retry may be 409 stale-state when
-            # the dead instance had recorded the step; the client then has the latest state.
-            proxy_next_upstream error timeout http_502 http_503 non_idempotent;
-            proxy_next_upstream_tries 2;
-        }
-    }
-}
-CONF
-spawn "$NGINX" -p "$WORK" -e "$WORK/nginx-error.log" -c "$WORK/nginx.conf"
-wait_for "http://127.0.0.1:$A/healthz" "instance A"
-wait_for "http://127.0.0.1:$B/healthz" "instance B"
-wait_for "http://127.0.0.1:$LB/healthz" "nginx"
+start_nginx "$WORK" "$LB" "$A" "$B"
 
 if [[ "$MODE" == serve ]]; then
-    echo "== two instances (127.0.0.1:$A, 127.0.0.1:$B) behind nginx at http://127.0.0.1:$LB (Ctrl-C stops)"
+    echo "== two instances ($A, $B) behind nginx at http://$LB (Ctrl-C stops)"
     wait
     exit 0
 fi
 
 # A sealed mid-hand state dealt by instance A, stepped with a draw (the same request every time,
 # as the servers keep no state).
-step_body "127.0.0.1:$A" "$WORK/body.json"
+step_body "$A" "$WORK/body.json"
 cat >"$WORK/post.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["content-type"] = "application/json"
@@ -116,6 +64,6 @@ load() {
 }
 
 echo "== machine: $(nproc) cores shared by wrk, nginx and the servers; $CONNECTIONS connections, $DURATION per run"
-load "one instance, direct" "http://127.0.0.1:$A/v1/games/step"
-load "two instances behind nginx" "http://127.0.0.1:$LB/v1/games/step"
+load "one instance, direct" "http://$A/v1/games/step"
+load "two instances behind nginx" "http://$LB/v1/games/step"
 exit "$FAILED"

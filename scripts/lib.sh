@@ -45,6 +45,32 @@ stop_spawned() {
     SPAWNED=()
 }
 
+# start_server ADDR LOG [ARGS...]: starts `$BIN serve --addr ADDR ARGS...` with `spawn` (its pid in
+# SERVER_PID), its output to LOG, RUST_LOG=warn unless RUST_LOG is set, and none of the caller's
+# GIN_RULES_* settings (a secret, seat keys, a replay guard: ARGS say them); waits until it
+# answers /healthz, else prints LOG and exits the script.
+start_server() {
+    local addr=$1 log=$2
+    shift 2
+    spawn env -u GIN_RULES_SECRET -u GIN_RULES_SEAT_KEYS -u GIN_RULES_REPLAY_GUARD \
+        RUST_LOG="${RUST_LOG:-warn}" "$BIN" serve --addr "$addr" "$@" >"$log" 2>&1
+    SERVER_PID=$SPAWNED_PID
+    wait_for "http://$addr/healthz" "the server ($*)" "$log"
+}
+
+# start_nginx DIR LISTEN A B: nginx in the foreground (with `spawn`) in DIR with
+# scripts/nginx.conf.template rendered into DIR/nginx.conf: listening at LISTEN, balancing the
+# instances at A and B (each HOST:PORT); waits until /healthz answers through it. NGINX is the
+# program (default: nginx on the PATH, else /usr/sbin/nginx).
+start_nginx() {
+    local dir=$1 listen=$2 nginx=${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}
+    sed -e "s#@LISTEN@#$listen#g" -e "s#@INSTANCE_A@#$3#g" -e "s#@INSTANCE_B@#$4#g" \
+        scripts/nginx.conf.template >"$dir/nginx.conf"
+    spawn "$nginx" -p "$dir" -c "$dir/nginx.conf" -e "$dir/nginx-error.log" \
+        -g 'daemon off; master_process off; pid nginx.pid;'
+    wait_for "http://$listen/healthz" "nginx" "$dir/nginx-error.log"
+}
+
 # wait_for URL WHAT [LOG]: waits up to 10 s for URL to answer with a success; otherwise says
 # that WHAT did not start, prints LOG when given, and exits the script.
 wait_for() {

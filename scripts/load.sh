@@ -7,7 +7,7 @@
 #   2. sealed states: the same;
 #   3. a fixed rate of $RATE requests per second (plain), for the p99 latency at that rate;
 # and the server's resident memory after the runs. Then seat-bound play against plain play with
-# examples/step_load.rs, which plays whole games as each seat's client would (the seat to act
+# benches/step_load.rs, which plays whole games as each seat's client would (the seat to act
 # fetches its view, then steps from the latest state, as a replay guard needs; the same requests
 # in both runs): plain states, then sealed states with seat keys (each seat's requests with its
 # own key) and a Redis replay guard (redis-server started on a free loopback port; skipped when
@@ -33,7 +33,6 @@ CONNECTIONS=${CONNECTIONS:-64}
 RATE=${RATE:-10000}
 ADDR="127.0.0.1:$PORT"
 WORK=$(mktemp -d)
-SERVER_PID=""
 trap 'stop_spawned; rm -rf "$WORK"' EXIT
 
 # --- the load tool -------------------------------------------------------------------------
@@ -60,21 +59,17 @@ echo "== load tool: $TOOL" >&2
 # BIN: a server binary to measure instead of building the release one.
 release_bin
 if [[ "$MODE" != soak ]]; then
-    cargo build --release --quiet --example step_load
+    cargo bench --quiet --no-run --bench step_load
 fi
-DRIVER=target/release/examples/step_load
 
-start_server() {
-    # $1: secret or empty; more arguments go to the server
-    local secret=$1
+SECRET_FILE="$WORK/secret.txt"
+echo "load-test secret, $(date +%s), at least thirty-two bytes long" >"$SECRET_FILE"
+server_up() {
+    # $1: plain or sealed; more arguments go to the server
+    local sealed=()
+    [[ "$1" == sealed ]] && sealed=(--secret-file "$SECRET_FILE")
     shift
-    if [[ -n "$secret" ]]; then
-        spawn env GIN_RULES_SECRET="$secret" RUST_LOG=warn "$BIN" serve --addr "$ADDR" ${WORKERS:+--workers "$WORKERS"} "$@"
-    else
-        spawn env -u GIN_RULES_SECRET RUST_LOG=warn "$BIN" serve --addr "$ADDR" ${WORKERS:+--workers "$WORKERS"}
-    fi
-    SERVER_PID=$SPAWNED_PID
-    wait_for "http://$ADDR/healthz" "the server"
+    start_server "$ADDR" "$WORK/server.log" ${WORKERS:+--workers "$WORKERS"} "${sealed[@]}" "$@"
 }
 
 stop_server() {
@@ -124,7 +119,7 @@ soak() {
     local seconds=${SOAK:-60} out start_kb mid_kb end_kb errors load_pid
     echo "== soak: $seconds s of plain steps at full speed, $CONNECTIONS connections, $(nproc) cores ($TOOL)"
     echo "== machine: load average $(cut -d' ' -f1-3 /proc/loadavg)"
-    start_server ""
+    server_up plain
     echo "   idle:              $(server_line)"
     step_body "$ADDR" "$WORK/plain.json"
     # Warm-up: the allocator and the connection buffers settle first.
@@ -188,7 +183,7 @@ fi
 
 echo "== machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); server on $ADDR, $CONNECTIONS connections, $DURATION per run" >&2
 
-start_server ""
+server_up plain
 step_body "$ADDR" "$WORK/plain.json"
 run_load "plain state, full speed" "$WORK/plain.json" ""
 run_load "plain state, fixed rate of $RATE req/s" "$WORK/plain.json" "$RATE"
@@ -196,8 +191,7 @@ echo
 echo "== server RSS after the plain runs: $(rss)"
 stop_server
 
-SECRET="load-test secret, $(date +%s), at least thirty-two bytes long"
-start_server "$SECRET"
+server_up sealed
 step_body "$ADDR" "$WORK/sealed.json"
 run_load "sealed state, full speed" "$WORK/sealed.json" ""
 run_load "sealed state, fixed rate of $RATE req/s" "$WORK/sealed.json" "$RATE"
@@ -213,11 +207,11 @@ game_load() {
     echo
     echo "== $1 (step_load: $GAME_CONNECTIONS connections, ${SECONDS_EACH} s, one-hand games;" \
         "load average $(cut -d' ' -f1-3 /proc/loadavg))"
-    "$DRIVER" "$ADDR" "$GAME_CONNECTIONS" "$SECONDS_EACH" | tee "$WORK/last.txt"
+    cargo bench --quiet --bench step_load -- "$ADDR" "$GAME_CONNECTIONS" "$SECONDS_EACH" | tee "$WORK/last.txt"
 }
 rate_of() { sed -n 's/^requests\/s: \([0-9]*\).*/\1/p' "$WORK/last.txt"; }
 
-start_server ""
+server_up plain
 game_load "plain states, whole games"
 PLAIN_RATE=$(rate_of)
 stop_server
@@ -230,7 +224,7 @@ if command -v redis-server >/dev/null 2>&1; then
         redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break
         sleep 0.1
     done
-    start_server "$SECRET" --seat-keys --replay-guard "redis://127.0.0.1:$REDIS_PORT"
+    server_up sealed --seat-keys --replay-guard "redis://127.0.0.1:$REDIS_PORT"
     game_load "seat keys + Redis replay guard, whole games"
     GUARDED_RATE=$(rate_of)
     stop_server

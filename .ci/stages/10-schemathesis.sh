@@ -44,18 +44,6 @@ expected-statuses = ["2xx", "401", "403", "404", "409", "422"]
 # fix is on main (none now).
 TOML
 
-start_server() {
-    # $1: label; the rest: more arguments for `serve`. The log (one line per request) goes to
-    # $WORK/$1-server.log; ADDR is where it listens.
-    local label=$1 port
-    shift
-    port=$(free_port)
-    ADDR="127.0.0.1:$port"
-    spawn env -u GIN_RULES_SECRET -u GIN_RULES_SEAT_KEYS -u GIN_RULES_REPLAY_GUARD RUST_LOG=info \
-        "$BIN" serve --addr "$ADDR" --workers 2 "$@" >"$WORK/$label-server.log" 2>&1
-    wait_for "http://$ADDR/healthz" "the server" "$WORK/$label-server.log"
-}
-
 run() {
     # $1: label, $2: examples per operation, the rest: more arguments for `serve`. Starts its
     # server, runs schemathesis against it, stops it; prints to $WORK/$label.out and writes
@@ -64,7 +52,9 @@ run() {
     shift 2
     trap 'stop_spawned' EXIT
     exec >"$WORK/$label.out" 2>&1
-    start_server "$label" "$@"
+    # The server's log (one line per request) is counted below.
+    ADDR="127.0.0.1:$(free_port)"
+    RUST_LOG=info start_server "$ADDR" "$WORK/$label-server.log" --workers 2 "$@"
     echo "== schemathesis, $label: $examples cases per operation and phase, seed $SEED"
     start=$(date +%s)
     status=0

@@ -9,8 +9,7 @@ BIN=${BIN:-target/release/gin-rules}
 PORT=$(free_port)
 WORK=$(mktemp -d)
 trap 'stop_spawned; rm -rf "$WORK"' EXIT
-spawn "$BIN" serve --addr "127.0.0.1:$PORT" >"$WORK/server.log" 2>&1
-wait_for "http://127.0.0.1:$PORT/healthz" "the server" "$WORK/server.log"
+start_server "127.0.0.1:$PORT" "$WORK/server.log"
 
 section() {  # the fenced blocks of one language between the walkthrough markers
     awk -v lang="$1" '

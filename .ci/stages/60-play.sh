@@ -14,8 +14,7 @@ CHROMIUM=${CHROMIUM:-$(command -v chromium || true)}
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CHROMIUM
 if [[ -z "$CHROMIUM" || ! -x "$VENV/bin/python" ]] || ! "$VENV/bin/python" -c 'import playwright' 2>/dev/null; then
     echo "play: chromium or playwright is missing (run .ci/setup/chromium.sh and .ci/setup/python-tools.sh)" >&2
-    [[ -n "${CI:-}" ]] && exit 1
-    exit 0
+    exit 1
 fi
 SHOTS=${PLAY_SHOTS:-$PWD/target/play-screenshots}
 rm -rf "$SHOTS"
@@ -26,11 +25,9 @@ trap 'stop_spawned; rm -rf "$WORK"' EXIT
 PLAIN_PORT=$(free_port)
 KEYED_PORT=$(free_port)
 head -c 48 /dev/urandom | base64 >"$WORK/secret"
-spawn "$BIN" serve --addr "127.0.0.1:$PLAIN_PORT" >"$WORK/plain.log" 2>&1
-spawn "$BIN" serve --addr "127.0.0.1:$KEYED_PORT" --secret-file "$WORK/secret" --seat-keys \
-    --replay-guard memory >"$WORK/keyed.log" 2>&1
-wait_for "http://127.0.0.1:$PLAIN_PORT/healthz" "the plain server" "$WORK/plain.log"
-wait_for "http://127.0.0.1:$KEYED_PORT/healthz" "the seat-key server" "$WORK/keyed.log"
+start_server "127.0.0.1:$PLAIN_PORT" "$WORK/plain.log"
+start_server "127.0.0.1:$KEYED_PORT" "$WORK/keyed.log" --secret-file "$WORK/secret" --seat-keys \
+    --replay-guard memory
 
 START=$(date +%s)
 if ! "$VENV/bin/python" tests/browser/play_page.py "http://127.0.0.1:$PLAIN_PORT" \

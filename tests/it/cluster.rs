@@ -2,39 +2,35 @@
 //! (started here on a free loopback port), one instance with the memory guard, and a clear
 //! refusal to start when Redis cannot be reached.
 //!
-//! Needs `redis-server` (Debian's package); without it these tests print "skipped: install
-//! redis-server", except under CI, where they fail.
+//! The Redis test needs `redis-server` (Debian's package, `.ci/setup/redis.sh`): ignored by a
+//! plain `cargo test`, run by `.ci/run` (`cargo test --test it -- --ignored`), where a missing
+//! redis-server fails it.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Barrier;
 
 use serde_json::{Value, json};
 
-use crate::processes::{BIN, Running, free_port, http, program, wait_until};
+use crate::processes::{Running, Server, free_port, http, program, wait_until};
 
 const SECRET: &str = "the cluster test's secret, over thirty-two bytes";
 
-/// A Redis server on a free loopback port, or `None` (skipped) when redis-server is missing.
-fn redis() -> Option<(Running, String)> {
-    program(&["redis-server"], "--version", ".ci/setup/redis.sh")?;
+/// A Redis server on a free loopback port, and its URL.
+fn redis() -> (Running, String) {
+    let program = program(&["redis-server"], "--version", ".ci/setup/redis.sh");
     let port = free_port();
-    let child = Command::new("redis-server")
-        .args([
-            "--port",
-            &port.to_string(),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ])
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("redis-server starts");
-    let running = Running(child);
+    let running = Running::spawn(Command::new(program).args([
+        "--port",
+        &port.to_string(),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+    ]));
     wait_until("redis-server", || {
         TcpStream::connect(("127.0.0.1", port))
             .and_then(|mut s| {
@@ -45,34 +41,15 @@ fn redis() -> Option<(Running, String)> {
             })
             .unwrap_or(false)
     });
-    Some((running, format!("redis://127.0.0.1:{port}")))
+    (running, format!("redis://127.0.0.1:{port}"))
 }
 
 /// A gin-rules server with seat keys and the given replay guard.
-fn server(guard: &str) -> (Running, String) {
-    let port = free_port();
-    let addr = format!("127.0.0.1:{port}");
-    let child = Command::new(BIN)
-        .args([
-            "serve",
-            "--addr",
-            &addr,
-            "--seat-keys",
-            "--replay-guard",
-            guard,
-            "--workers",
-            "2",
-        ])
-        .env("GIN_RULES_SECRET", SECRET)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("gin-rules starts");
-    let running = Running(child);
-    wait_until("gin-rules", || {
-        http(&addr, "GET", "/healthz", None, None).is_ok_and(|(s, _)| s == 200)
-    });
-    (running, addr)
+fn server(guard: &str) -> Server {
+    Server::start(
+        ["--seat-keys", "--replay-guard", guard, "--workers", "2"],
+        &[("GIN_RULES_SECRET", SECRET)],
+    )
 }
 
 fn post(addr: &str, path: &str, key: Option<&str>, body: &Value) -> (u16, Value) {
@@ -122,17 +99,16 @@ fn count(statuses: &[u16], status: u16) -> usize {
 }
 
 #[test]
+#[ignore = "needs redis-server (.ci/setup/redis.sh); .ci/run runs it"]
 fn two_instances_sharing_redis_accept_each_state_once() {
-    let Some((_redis, url)) = redis() else {
-        return;
-    };
-    let (_a, a) = server(&url);
-    let (_b, b) = server(&url);
-    let (s0, seat, keys) = deal(&a);
+    let (_redis, url) = redis();
+    let (first_server, second_server) = (server(&url), server(&url));
+    let (a, b) = (first_server.addr.as_str(), second_server.addr.as_str());
+    let (s0, seat, keys) = deal(a);
     let key = keys[seat as usize].as_str();
     let pass = json!({"seat": seat, "type": "pass"});
     let (status, first) = post(
-        &a,
+        a,
         "/v1/games/step",
         Some(key),
         &json!({"state": s0, "action": pass}),
@@ -142,7 +118,7 @@ fn two_instances_sharing_redis_accept_each_state_once() {
     // The same state replayed on the other instance, with the same or another action.
     for action in [pass.clone(), json!({"seat": seat, "type": "take_upcard"})] {
         let (status, p) = post(
-            &b,
+            b,
             "/v1/games/step",
             Some(key),
             &json!({"state": s0, "action": action}),
@@ -154,7 +130,7 @@ fn two_instances_sharing_redis_accept_each_state_once() {
         );
     }
     let (status, _) = post(
-        &b,
+        b,
         "/v1/games/view",
         Some(key),
         &json!({"state": s0, "seat": seat}),
@@ -165,14 +141,14 @@ fn two_instances_sharing_redis_accept_each_state_once() {
     let s1 = first["state"].clone();
     let next = first["to_act"][0].as_u64().unwrap();
     let body = json!({"state": s1, "action": {"seat": next, "type": "pass"}});
-    let statuses = race(&[&a, &b], 50, &keys[next as usize], &body);
+    let statuses = race(&[a, b], 50, &keys[next as usize], &body);
     assert_eq!(count(&statuses, 200), 1, "{statuses:?}");
     assert_eq!(count(&statuses, 409), 49, "{statuses:?}");
 
     // Another game is not affected by this one.
-    let (t0, seat, keys) = deal(&b);
+    let (t0, seat, keys) = deal(b);
     let (status, _) = post(
-        &a,
+        a,
         "/v1/games/step",
         Some(&keys[seat as usize]),
         &json!({"state": t0, "action": {"seat": seat, "type": "pass"}}),
@@ -182,10 +158,11 @@ fn two_instances_sharing_redis_accept_each_state_once() {
 
 #[test]
 fn one_instance_with_the_memory_guard_accepts_each_state_once() {
-    let (_server, addr) = server("memory");
-    let (s0, seat, keys) = deal(&addr);
+    let instance = server("memory");
+    let addr = instance.addr.as_str();
+    let (s0, seat, keys) = deal(addr);
     let body = json!({"state": s0, "action": {"seat": seat, "type": "pass"}});
-    let statuses = race(&[&addr], 50, &keys[seat as usize], &body);
+    let statuses = race(&[addr], 50, &keys[seat as usize], &body);
     assert_eq!(count(&statuses, 200), 1, "{statuses:?}");
     assert_eq!(count(&statuses, 409), 49, "{statuses:?}");
 }
@@ -193,14 +170,8 @@ fn one_instance_with_the_memory_guard_accepts_each_state_once() {
 #[test]
 fn an_unreachable_redis_stops_the_server_at_start_with_a_clear_error() {
     let url = format!("redis://127.0.0.1:{}", free_port());
-    let out = Command::new(BIN)
-        .args(["serve", "--addr", &format!("127.0.0.1:{}", free_port())])
-        .args(["--seat-keys", "--replay-guard", &url])
-        .env("GIN_RULES_SECRET", SECRET)
-        .output()
-        .expect("gin-rules runs");
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let secret = [("GIN_RULES_SECRET", SECRET)];
+    let err = Server::refusal(&["--seat-keys", "--replay-guard", &url], &secret);
     assert!(err.contains("cannot reach") && err.contains(&url), "{err}");
 
     for (args, needle) in [
@@ -210,26 +181,10 @@ fn an_unreachable_redis_stops_the_server_at_start_with_a_clear_error() {
             "duration",
         ),
     ] {
-        let out = Command::new(BIN)
-            .args(["serve", "--addr", &format!("127.0.0.1:{}", free_port())])
-            .args(args)
-            .output()
-            .expect("gin-rules runs");
-        assert!(!out.status.success());
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = Server::refusal(&args, &[]);
         assert!(err.contains(needle), "{err}");
     }
     // Seat keys without a secret.
-    let out = Command::new(BIN)
-        .args([
-            "serve",
-            "--addr",
-            &format!("127.0.0.1:{}", free_port()),
-            "--seat-keys",
-        ])
-        .env_remove("GIN_RULES_SECRET")
-        .output()
-        .expect("gin-rules runs");
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("need a secret"));
+    let err = Server::refusal(&["--seat-keys"], &[]);
+    assert!(err.contains("need a secret"), "{err}");
 }

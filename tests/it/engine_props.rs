@@ -186,7 +186,13 @@ fn random_game(
         };
         let a = &simple.unwrap_or_else(|| legal[rng.random_range(0..legal.len())].clone());
         let next = game.step(a).unwrap();
-        assert!(!matches!(next.game.step(a), Err(StepError::Hook(_))));
+        // The same action sent again on the state it made (a replay) is refused as illegal before
+        // any hook sees it: a move is never taken twice.
+        assert!(
+            matches!(next.game.step(a), Err(StepError::Illegal(_))),
+            "{a:?} replayed: {:?}",
+            next.game.step(a).map(|s| s.events)
+        );
         game = next.game;
     }
     panic!("the game has not ended after {MAX_STEPS} steps: {game:?}");

@@ -1,6 +1,7 @@
-//! What the tests that start real processes share: free ports, children ended with the test,
-//! waiting for them, outside programs that may be missing, and one raw HTTP exchange.
+//! What the tests that start real processes share: free ports, children ended with the test, a
+//! `gin-rules serve` process, outside programs the test needs, and one raw HTTP exchange.
 
+use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -8,7 +9,15 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_gin-rules");
+const BIN: &str = env!("CARGO_BIN_EXE_gin-rules");
+
+/// The server's own settings from the environment: a test says what it wants in arguments.
+const SERVER_ENV: [&str; 4] = [
+    "GIN_RULES_ADDR",
+    "GIN_RULES_SECRET",
+    "GIN_RULES_SEAT_KEYS",
+    "GIN_RULES_REPLAY_GUARD",
+];
 
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -17,14 +26,95 @@ pub fn free_port() -> u16 {
         .expect("a free loopback port")
 }
 
-/// A child process that is ended when the test ends, however it ends.
-pub struct Running(pub Child);
+/// A child process that is killed when the test ends, however it ends.
+pub struct Running(Child);
+
+impl Running {
+    pub fn spawn(command: &mut Command) -> Running {
+        let child = command
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{command:?} did not start: {e}"));
+        Running(child)
+    }
+
+    /// Ends it now with SIGKILL: no goodbye, connections and all.
+    pub fn kill(&mut self) {
+        self.0.kill().expect("kill the process");
+        self.0.wait().expect("the killed process ends");
+    }
+}
 
 impl Drop for Running {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+/// A `gin-rules serve` process on a free loopback port, answering when `start` returns; killed
+/// when dropped.
+pub struct Server {
+    process: Running,
+    pub addr: String,
+}
+
+impl Server {
+    /// `gin-rules serve --addr 127.0.0.1:<free port> ARGS` with `env` added to the test's
+    /// environment less the server's own settings; waits for `/healthz`.
+    pub fn start(
+        args: impl IntoIterator<Item = impl AsRef<OsStr>>,
+        env: &[(&str, &str)],
+    ) -> Server {
+        let addr = format!("127.0.0.1:{}", free_port());
+        let process = Running::spawn(
+            serve(&addr, env)
+                .args(args)
+                .env("RUST_LOG", "warn")
+                .stdin(Stdio::null()),
+        );
+        let server = Server { process, addr };
+        wait_until("gin-rules serve", || server.is_up());
+        server
+    }
+
+    /// What `gin-rules serve ARGS` (with `env`) says on its standard error when it refuses to
+    /// start, as it must.
+    pub fn refusal(args: &[&str], env: &[(&str, &str)]) -> String {
+        let out = serve(&format!("127.0.0.1:{}", free_port()), env)
+            .args(args)
+            .output()
+            .expect("gin-rules runs");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!out.status.success(), "the server started: {err}");
+        err
+    }
+
+    /// `GET /healthz` answers 200.
+    pub fn is_up(&self) -> bool {
+        is_healthy(&self.addr)
+    }
+
+    /// Ends the server now with SIGKILL.
+    pub fn kill(&mut self) {
+        self.process.kill();
+    }
+}
+
+fn serve(addr: &str, env: &[(&str, &str)]) -> Command {
+    let mut command = Command::new(BIN);
+    command.args(["serve", "--addr", addr]);
+    for name in SERVER_ENV {
+        command.env_remove(name);
+    }
+    command.envs(env.iter().copied());
+    command
+}
+
+/// `GET /healthz` at `addr` answers 200.
+pub fn is_healthy(addr: &str) -> bool {
+    http(addr, "GET", "/healthz", None, None).is_ok_and(|(s, _)| s == 200)
 }
 
 /// Waits up to 20 s for `ready`.
@@ -39,27 +129,21 @@ pub fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
     }
 }
 
-/// The first of `candidates` that runs with `arg` (e.g. `-v`); `None` when none does, so the test
-/// is skipped, except under CI, where a missing program fails it (`setup` says what installs it).
-pub fn program(candidates: &[&'static str], arg: &str, setup: &str) -> Option<&'static str> {
-    let found = candidates.iter().copied().find(|p| {
-        Command::new(p)
-            .arg(arg)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    });
-    if found.is_none() {
-        if std::env::var_os("CI").is_some() {
-            panic!("{} is missing: {setup} installs it", candidates[0]);
-        }
-        eprintln!(
-            "skipped: install {} ({setup}) to run this test",
-            candidates[0]
-        );
-    }
-    found
+/// The first of `candidates` that runs with `arg` (e.g. `-v`); the test fails when none does
+/// (`setup` says what installs it).
+pub fn program(candidates: &[&'static str], arg: &str, setup: &str) -> &'static str {
+    candidates
+        .iter()
+        .copied()
+        .find(|p| {
+            Command::new(p)
+                .arg(arg)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        })
+        .unwrap_or_else(|| panic!("{} is missing: {setup} installs it", candidates[0]))
 }
 
 /// One HTTP exchange on a new connection closed after the answer: the status and the JSON body

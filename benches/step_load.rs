@@ -5,7 +5,7 @@
 //! seat key when the server hands out keys). Loopback only; stops after the given seconds.
 //!
 //! ```sh
-//! cargo run --release --example step_load -- 127.0.0.1:18080 16 10
+//! cargo bench --bench step_load -- 127.0.0.1:18080 16 10
 //! ```
 //! prints requests and whole games per second, the answers that were not 2xx, and latency
 //! percentiles.
@@ -200,7 +200,8 @@ fn drive(addr: &str, until: Instant) -> std::io::Result<Tally> {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    // `cargo bench` adds `--bench`.
+    let args: Vec<String> = std::env::args().filter(|a| a != "--bench").collect();
     let addr = args
         .get(1)
         .cloned()

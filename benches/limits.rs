@@ -3,8 +3,8 @@
 //! a fresh child process of its own so that its peak memory is its own.
 //!
 //! ```sh
-//! cargo run --release --example limits            # every case
-//! cargo run --release --example limits -- names   # one case
+//! cargo bench --bench limits            # every case
+//! cargo bench --bench limits -- names   # one case
 //! ```
 
 use std::collections::BTreeMap;
@@ -37,12 +37,16 @@ const CASES: &[(&str, &str)] = &[
 ];
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` adds `--bench`.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if let [case] = args.as_slice() {
         web_main(case);
         return;
     }
-    let exe = std::env::current_exe().expect("the example's own path");
+    let exe = std::env::current_exe().expect("the program's own path");
     for (case, what) in CASES {
         if !args.is_empty() && !args.iter().any(|a| a == case) {
             continue;

@@ -5,7 +5,7 @@
 //! the app in-process (`POST /v1/games/view`, no network).
 //!
 //! ```sh
-//! cargo run --release --example validate_cost
+//! cargo bench --bench validate_cost
 //! ```
 //! prints microseconds per call: the best of 5 rounds.
 
