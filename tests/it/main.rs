@@ -21,6 +21,7 @@ mod fuzz_rules;
 mod fuzz_states;
 mod gate;
 mod play_page;
+mod readme;
 mod rules;
 mod rules_engine;
 mod seats;
