@@ -202,10 +202,14 @@ fn drive(addr: &str, until: Instant) -> std::io::Result<Tally> {
 fn main() {
     // `cargo bench` adds `--bench`.
     let args: Vec<String> = std::env::args().filter(|a| a != "--bench").collect();
-    let addr = args
-        .get(1)
-        .cloned()
-        .unwrap_or_else(|| "127.0.0.1:8080".into());
+    // A plain `cargo bench` runs every bench without arguments: this one needs a server.
+    let Some(addr) = args.get(1).cloned() else {
+        println!(
+            "step_load measures a server that is running: cargo bench --bench step_load -- \
+             HOST:PORT [CONNECTIONS] [SECONDS] (scripts/load.sh starts one and runs it)"
+        );
+        return;
+    };
     let connections: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(16);
     let seconds: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(10);
     let start = Instant::now();

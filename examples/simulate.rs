@@ -59,7 +59,11 @@ fn play_hand(seed: u64) -> Result<Hand, Box<dyn Error>> {
     while !game.is_over() {
         let seat = *game.to_act().first().ok_or("nobody is to act")?;
         let decision = bot::decide_for(Level::Basic, &game, seat).ok_or("the bot has no move")?;
-        moves.push(format!("{:<14} {}", decision.action, decision.why));
+        moves.push(format!(
+            "{:<14} {}",
+            decision.action.to_string(),
+            decision.why
+        ));
         let stepped = game.step(&decision.action)?;
         for event in stepped.events {
             if let Event::HandOver(r) = event {

@@ -23,7 +23,7 @@ fn scripts(list: &[(&str, &str)]) -> BTreeMap<String, String> {
 }
 
 /// Checks an authored ruleset that must fail and returns its errors (what a check costs is
-/// measured by `examples/limits.rs`, not here: a timed test fails on a busy machine).
+/// measured by `benches/limits.rs`, not here: a timed test fails on a busy machine).
 fn errors_of(yaml: &str, list: &[(&str, &str)]) -> Vec<RulesetError> {
     match Catalog::builtin().check(yaml, &scripts(list)) {
         Ok(v) => panic!("loaded: {v:?}"),
