@@ -95,7 +95,10 @@ fn every_relative_link_names_a_file_and_heading_that_exist() {
                 match linked.canonicalize() {
                     Ok(path) if path.starts_with(&repository) => {
                         let is_page = path.extension().is_some_and(|e| e == "md");
-                        if is_page && !fragment.is_empty() && !headings(&path).contains(&squeezed(fragment)) {
+                        if is_page
+                            && !fragment.is_empty()
+                            && !headings(&path).contains(&squeezed(fragment))
+                        {
                             broken.push(format!("{name}:{n}: {target}: no such heading"));
                         }
                     }
@@ -114,5 +117,8 @@ fn links_and_anchors_are_read_as_github_reads_them() {
         link_targets("see [a](docs/a.md#x) and `[b](nowhere.md)` and ![c](p.png \"title\")"),
         ["docs/a.md#x", "p.png"]
     );
-    assert_eq!(squeezed("## The HTTP API: `step`, 2"), squeezed("the-http-api-step-2"));
+    assert_eq!(
+        squeezed("## The HTTP API: `step`, 2"),
+        squeezed("the-http-api-step-2")
+    );
 }
