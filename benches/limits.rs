@@ -1,4 +1,4 @@
-//! What authored rulesets cost the server: the figures of README.md's "Authored rulesets" table.
+//! What authored rulesets cost the server: the figures of docs/performance.md's "Authored rulesets" table.
 //! Every case runs the real handlers (`POST /v1/rulesets/check`, `POST /v1/games`) in-process, in
 //! a fresh child process of its own so that its peak memory is its own.
 //!

@@ -1,9 +1,7 @@
 //! The OpenAPI document's examples against its own schemas, in a test binary apart from `it`.
 //!
-//! The schema validator (jsonschema) and the crates only it needs are built unoptimised in the test
-//! profile (`Cargo.toml`). An unoptimised crate lends its copies of generic code (`Vec`, `HashMap`,
-//! sorting) to every crate of the binary it is linked into; inside `it`, that made the engine tests
-//! up to five times slower.
+//! The schema validator (jsonschema) and the crates only it needs stay out of the `it` binary: a
+//! binary of its own keeps their link and generic code apart from the engine tests.
 
 #[path = "../it/api_support.rs"]
 mod api_support;
