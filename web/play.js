@@ -164,7 +164,7 @@ function who(seat, capital = true) {
   if (G.hotseat) return `${capital ? "Seat" : "seat"} ${seat}`;
   if (seat === G.seat) return capital ? "You" : "you";
   const level = G.bots[seat];
-  return `Seat ${seat}${level ? ` (${level} bot)` : ""}`;
+  return `${capital ? "Seat" : "seat"} ${seat}${level ? ` (${level} bot)` : ""}`;
 }
 
 function sideName(scores, i) {
@@ -283,6 +283,9 @@ function showProblem(err) {
     c.id = "problem-reason";
     c.textContent = code;
     box.append(document.createTextNode(" "), c);
+  }
+  if (p.type === "stale-state") {
+    box.append(document.createTextNode(" This game was played on in another tab or window: reload the page to carry on from its latest move."));
   }
   box.dataset.reason = p.reason || "";
   box.dataset.type = p.type || "";
@@ -816,10 +819,10 @@ function toggle(card) {
   } else {
     return;
   }
-  renderHand();
+  for (const b of document.querySelectorAll("#hand button")) {
+    b.setAttribute("aria-pressed", G.selected.includes(b.dataset.card) ? "true" : "false");
+  }
   renderActions();
-  const again = document.querySelector(`#hand button[data-card="${card}"]`);
-  if (again) again.focus();
 }
 
 function renderActions() {
