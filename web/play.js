@@ -414,6 +414,10 @@ async function accept(text, snap) {
     if (e.type === "dealt") Object.assign(table, { dealer: e.dealer, seats: e.seats, upcard: e.upcard, limit: e.knock_limit, result: null, knocker: undefined });
     if (e.type === "hand_over") table.result = e;
     if (e.type === "knocked" || e.type === "went_gin") table.knocker = e.seat;
+    if (e.type === "dealt") table.top = e.upcard;
+    if (e.type === "discarded") table.top = e.card;
+    if ((e.type === "knocked" || e.type === "went_gin") && e.discard) table.top = e.discard;
+    if (e.type === "took_upcard" || (e.type === "drew" && e.from === "discard")) table.top = null;
     table.last = e;
   }
   G.analysis = null;
@@ -607,7 +611,11 @@ async function hint() {
 // A bot's reason ("Discarded KS: it leaves the least deadwood (5).") told to the player, in the
 // page's card notation: the part after the bot's own action, in the second person.
 function yourWords(why) {
-  const reason = why.includes(": ") ? why.slice(why.indexOf(": ") + 2) : why;
+  const split = why.indexOf(": ");
+  const head = split < 0 ? "" : why.slice(0, split);
+  let reason = split < 0 ? why : why.slice(split + 2);
+  const left = /^Left ([A2-9TJQK][CDHS])$/.exec(head);
+  if (left) reason = reason.replace(/^it\b/, `taking ${left[1]}`);
   return reason
     .replace(/\b([A2-9TJQK])([CDHS])\b/g, (_, r, su) => cardText(r + su))
     .replace(/\bI have\b/g, "you have").replace(/\bI\b/g, "you")
@@ -771,6 +779,12 @@ function renderHand() {
     groups.push(["hand", v.hand.slice()]);
   }
   const chosen = v.phase === "discard" || v.phase === "lay_off";
+  if (v.result) {
+    groups.length = 0;
+    const note = document.createElement("p");
+    note.textContent = "Your cards are face up in the showdown below, as the server melded them.";
+    box.append(note);
+  }
   for (const [label, cards] of groups) {
     const g = document.createElement("div");
     g.className = "group";
@@ -851,9 +865,10 @@ function renderActions() {
   }
   $("stock").disabled = !isLegal("draw-stock");
   $("pile-top").disabled = !(isLegal("take-upcard") || isLegal("draw-discard"));
-  const card = pickOne();
-  $("discard").textContent = card ? `Discard ${cardText(card)}` : "Discard";
-  $("knock-btn").textContent = card ? `Knock, discarding ${cardText(card)}` : "Knock";
+  const discard = legalFor("discard");
+  const knock = legalFor("knock-btn");
+  $("discard").textContent = discard ? `Discard ${cardText(discard.card)}` : "Discard";
+  $("knock-btn").textContent = knock ? `Knock, discarding ${cardText(knock.discard)}` : "Knock";
   const gin = legalFor("gin");
   $("gin").textContent = gin ? (gin.discard ? `Gin, discarding ${cardText(gin.discard)}` : "Big gin") : "Gin";
   const lo = $("layoffs");
@@ -1035,7 +1050,7 @@ function renderScores() {
   table.id = "score-table";
   const head = document.createElement("tr");
   const cols = sc.columns || [];
-  const heads = ["", ...cols.map((c, i) => `game ${i + 1}${c.closed ? " (closed)" : ""}`), "total", "hands won"];
+  const heads = [sc.teams ? "Team" : "Player", ...cols.map((c, i) => `game ${i + 1}${c.closed ? " (closed)" : ""}`), "total", "hands won"];
   for (const t of heads) { const th = document.createElement("th"); th.textContent = t; head.append(th); }
   table.append(head);
   sc.totals.forEach((total, i) => {
@@ -1070,6 +1085,11 @@ function renderTables() {
   box.append(h);
   for (const id of ids) {
     const t = G.tables[id];
+    const div = document.createElement("div");
+    div.className = "minitable";
+    const felt = document.createElement("span");
+    felt.className = "felt";
+    felt.append(t.top ? cardEl(t.top) : backsEl(1, "the discard pile's top card is not known here"));
     const p = document.createElement("p");
     p.dataset.table = id;
     const seats = t.seats ? t.seats.map((s) => who(s, false)).join(" and ") : "";
@@ -1077,7 +1097,8 @@ function renderTables() {
     p.textContent = `Table ${id + 1}${mine}: ${seats}; ${limitText(t.limit)}. ` +
       `Last: ${t.last ? eventText(t.last, false) : "—"}` +
       (t.result && t.result !== t.last ? ` Result: ${eventText(t.result, false)}` : "");
-    box.append(p);
+    div.append(felt, p);
+    box.append(div);
   }
 }
 
