@@ -110,19 +110,44 @@ function cardText(c) {
   return `${c[0] === "T" ? "10" : c[0]}${SUITS[c[1]][0]}`;
 }
 
+// A card face drawn by the page: the rank and suit in the corner, the suit large in the middle.
 function cardEl(c, tag = "span", small = true) {
   const el = document.createElement(tag);
   el.className = `card${small ? " small" : ""}${"DH".includes(c[1]) ? " red" : ""}`;
   el.dataset.card = c;
+  if (tag === "span") el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardName(c));
   el.title = cardName(c);
   const r = document.createElement("span");
+  r.className = "r";
   r.textContent = c[0] === "T" ? "10" : c[0];
   const s = document.createElement("span");
   s.className = "s";
   s.textContent = SUITS[c[1]][0];
   el.append(r, s);
+  if (!small) {
+    const pip = document.createElement("span");
+    pip.className = "pip";
+    pip.setAttribute("aria-hidden", "true");
+    pip.textContent = SUITS[c[1]][0];
+    el.append(pip);
+  }
   return el;
+}
+
+// n card backs in a row, for cards the page may not see.
+function backsEl(n, label) {
+  const span = document.createElement("span");
+  span.className = "backs";
+  span.setAttribute("role", "img");
+  span.setAttribute("aria-label", label);
+  span.dataset.count = n;
+  for (let i = 0; i < n; i++) {
+    const b = document.createElement("span");
+    b.className = "back small";
+    span.append(b);
+  }
+  return span;
 }
 
 function cardsLine(cards) {
@@ -139,7 +164,7 @@ function who(seat, capital = true) {
   if (G.hotseat) return `${capital ? "Seat" : "seat"} ${seat}`;
   if (seat === G.seat) return capital ? "You" : "you";
   const level = G.bots[seat];
-  return `Seat ${seat}${level ? ` (${level} bot)` : ""}`;
+  return `${capital ? "Seat" : "seat"} ${seat}${level ? ` (${level} bot)` : ""}`;
 }
 
 function sideName(scores, i) {
@@ -215,11 +240,24 @@ function turnWords() {
   if (snap.status === "match_over") return ["The match is over.", false];
   const mine = myLegal();
   const has = (t) => mine.some((a) => a.type === t);
-  if (has("take_upcard") || (view.phase === "upcard_offer" && has("pass"))) return ["Your turn: take the upcard or pass.", true];
-  if (has("draw")) return ["Your turn: draw from the stock or take the discard.", true];
+  const either = (...words) => words.filter(Boolean).join(" or ").replace(/ or (?=.* or )/g, ", ");
+  if (view.phase === "upcard_offer" && (has("take_upcard") || has("pass"))) {
+    return [`Your turn: ${either(has("take_upcard") && "take the upcard", has("pass") && "pass")}.`, true];
+  }
+  const stock = mine.some((a) => a.type === "draw" && a.from === "stock");
+  const pile = mine.some((a) => a.type === "draw" && a.from === "discard");
+  if (stock || pile) {
+    return [`Your turn: ${either(stock && "draw from the stock", pile && "take the discard", has("pass") && "pass")}.`, true];
+  }
   if (view.phase === "last_discard" && has("pass")) return ["Your turn: take the last discard to go out, or pass.", true];
-  if (has("discard") || has("knock") || has("gin")) return ["Your turn: pick a card, then discard it, knock or go gin.", true];
-  if (has("lay_off")) return ["Your turn: lay off cards onto the knocker's melds, or lay off nothing.", true];
+  if (has("discard") || has("knock") || has("gin")) {
+    const outs = [has("knock") && "knock", has("gin") && "go gin"].filter(Boolean);
+    return [`Your turn: choose a card to ${has("discard") ? "discard" : ""}${outs.length ? `${has("discard") ? ", or " : ""}${outs.join(" or ")}` : ""}.`, true];
+  }
+  if (has("lay_off")) {
+    const some = mine.some((a) => a.type === "lay_off" && a.cards.length);
+    return [some ? "Your turn: lay off cards onto the knocker's melds, or lay off nothing." : "Your turn: none of your cards fits the knocker's melds; lay off nothing.", true];
+  }
   if (has("next_hand")) return ["The hand is over: deal the next hand.", true];
   const waiting = snap.to_act.filter((s) => s !== G.seat);
   if (view.sitting_out) return [`You sit out this hand${waiting.length ? `; waiting for ${waiting.map((s) => who(s, false)).join(", ")}` : ""}.`, false];
@@ -245,6 +283,9 @@ function showProblem(err) {
     c.id = "problem-reason";
     c.textContent = code;
     box.append(document.createTextNode(" "), c);
+  }
+  if (p.type === "stale-state") {
+    box.append(document.createTextNode(" This game was played on in another tab or window: reload the page to carry on from its latest move."));
   }
   box.dataset.reason = p.reason || "";
   box.dataset.type = p.type || "";
@@ -320,6 +361,8 @@ function fillRuleset() {
 async function deal() {
   const r = G.rulesets.find((x) => x.id === $("ruleset").value);
   if (!r) return;
+  if (G.snap && G.snap.status !== "match_over" &&
+      !window.confirm("Deal a new game? The game you are playing stays under \u201cUnfinished games\u201d, to resume later.")) return;
   const options = [...document.querySelectorAll("#options input:checked")].map((i) => i.value);
   const level = $("level").value;
   const bots = {};
@@ -339,6 +382,7 @@ async function deal() {
   G.seats = r.seats;
   G.level = G.hotseat ? "basic" : level;
   G.tables = {};
+  G.id = snap.game.id;
   $("more").open = false;
   await accept(text, snap);
 }
@@ -367,8 +411,13 @@ async function accept(text, snap) {
     const t = e.table ?? (e.type === "match_over" || e.type === "scored" ? null : 0);
     if (t === null) continue;
     const table = (G.tables[t] ||= { last: null, result: null });
-    if (e.type === "dealt") Object.assign(table, { dealer: e.dealer, seats: e.seats, upcard: e.upcard, limit: e.knock_limit, result: null });
+    if (e.type === "dealt") Object.assign(table, { dealer: e.dealer, seats: e.seats, upcard: e.upcard, limit: e.knock_limit, result: null, knocker: undefined });
     if (e.type === "hand_over") table.result = e;
+    if (e.type === "knocked" || e.type === "went_gin") table.knocker = e.seat;
+    if (e.type === "dealt") table.top = e.upcard;
+    if (e.type === "discarded") table.top = e.card;
+    if ((e.type === "knocked" || e.type === "went_gin") && e.discard) table.top = e.discard;
+    if (e.type === "took_upcard" || (e.type === "drew" && e.from === "discard")) table.top = null;
     table.last = e;
   }
   G.analysis = null;
@@ -385,7 +434,115 @@ async function accept(text, snap) {
     G.selected = [G.analysis.best_discards[0]];
   }
   $("hint-text").hidden = true;
+  save(text);
   render();
+  animate(snap.events);
+  announce([...snap.events.map((e) => eventText(e, Object.keys(G.tables).length > 1)), turnText()[0]].join(" "));
+}
+
+// ---- motion and announcements -----------------------------------------------------------------
+
+// A short movement for what just happened (CSS keeps it still under prefers-reduced-motion).
+function animate(events) {
+  const did = new Set(events.map((e) => e.type));
+  const replay = (el, on) => {
+    if (!el) return;
+    el.classList.remove("arrive");
+    if (!on) return;
+    void el.offsetWidth; // restarts the animation
+    el.classList.add("arrive");
+  };
+  replay($("pile-top"), did.has("discarded") || did.has("knocked") || did.has("went_gin"));
+  replay(document.querySelector("#hand button.new"), did.has("drew") || did.has("took_upcard"));
+  replay($("knock"), did.has("knocked"));
+  document.querySelectorAll("#result .laidoff").forEach((el) => replay(el, did.has("laid_off")));
+}
+
+// What happened, for screen readers: the ARIA live region reads it out.
+function announce(text) {
+  $("announce").textContent = text;
+}
+
+// ---- keeping games across reloads ---------------------------------------------------------------
+
+// localStorage holds each game this browser plays: the server's last answer (the state in it),
+// the seat keys and how it was dealt. Keys stay in storage and request headers, never in a URL.
+const STORE = "gin-rules.play.games";
+const CURRENT = "gin-rules.play.current";
+
+function stored() {
+  try {
+    const games = JSON.parse(localStorage.getItem(STORE) || "{}");
+    return games && typeof games === "object" ? games : {};
+  } catch {
+    return {};
+  }
+}
+
+function save(text) {
+  if (!G.id) return;
+  const games = stored();
+  games[G.id] = {
+    text, keys: G.keys, seat: G.hotseat ? 0 : G.seat, hotseat: G.hotseat, bots: G.bots, ruleset: G.ruleset,
+    seats: G.seats, level: G.level, tables: G.tables, over: G.snap.status === "match_over", saved: Date.now(),
+  };
+  try {
+    localStorage.setItem(STORE, JSON.stringify(games));
+    localStorage.setItem(CURRENT, G.id);
+  } catch {
+    // storage full or refused: the game goes on, it only will not survive a reload
+  }
+  listGames();
+}
+
+async function resume(id) {
+  const g = stored()[id];
+  if (!g) return;
+  Object.assign(G, {
+    id, keys: g.keys || {}, seat: g.seat, hotseat: g.hotseat, bots: g.bots || {}, ruleset: g.ruleset,
+    seats: g.seats, level: g.level, tables: g.tables || {},
+  });
+  G.key = G.keys[G.seat] || null;
+  await accept(g.text, JSON.parse(g.text));
+}
+
+function forget(id) {
+  const games = stored();
+  delete games[id];
+  localStorage.setItem(STORE, JSON.stringify(games));
+  listGames();
+}
+
+// The unfinished games other than the one on the table, newest first.
+function listGames() {
+  const games = Object.entries(stored()).filter(([id, g]) => !g.over && id !== G.id).sort((a, b) => b[1].saved - a[1].saved);
+  const box = $("saved");
+  box.hidden = !games.length;
+  const list = $("saved-list");
+  list.replaceChildren();
+  for (const [id, g] of games) {
+    const li = document.createElement("li");
+    li.dataset.game = id;
+    const when = new Date(g.saved).toLocaleString();
+    const against = g.hotseat ? "pass and play" : `against ${g.level} bots`;
+    li.append(document.createTextNode(`${g.ruleset ? g.ruleset.name : "a game"}, ${against}, last played ${when} `));
+    const go = document.createElement("button");
+    go.type = "button";
+    go.textContent = "Resume";
+    go.className = "resume";
+    go.addEventListener("click", () => {
+      if (G.snap && G.snap.status !== "match_over" &&
+          !window.confirm("Resume that game? The game you are playing stays under \u201cUnfinished games\u201d.")) return;
+      guarded(() => resume(id));
+    });
+    const drop = document.createElement("button");
+    drop.type = "button";
+    drop.textContent = "Forget";
+    drop.className = "forget";
+    drop.addEventListener("click", () => forget(id));
+    li.append(go, " ", drop);
+    list.append(li);
+  }
 }
 
 // Pass and play: the screen goes to the first seat that is to act (a seat key answers for its own
@@ -407,35 +564,65 @@ function pickOne() {
   return G.selected[G.selected.length - 1] || null;
 }
 
-const commands = {
-  "draw-stock": () => act({ type: "draw", from: "stock" }),
-  "draw-discard": () => act({ type: "draw", from: "discard" }),
-  "take-upcard": () => act({ type: "take_upcard" }),
-  pass: () => act({ type: "pass" }),
-  discard: () => act({ type: "discard", card: pickOne() }),
-  "knock-btn": () => act({ type: "knock", discard: pickOne() }),
-  gin: () => {
-    const big = myLegal().find((a) => a.type === "gin" && a.discard === null);
-    return act({ type: "gin", discard: big && !pickOne() ? null : pickOne() });
-  },
-  "lay-off": () => {
-    const offered = myLegal().filter((a) => a.type === "lay_off").flatMap((a) => a.cards);
-    const cards = G.selected.map((card) => {
-      const known = offered.find((l) => l.card === card);
-      return known && known.onto !== undefined ? { card, onto: known.onto } : { card };
-    });
-    return act({ type: "lay_off", cards });
-  },
-  "next-hand": () => act({ type: "next_hand" }),
-  hint: async () => {
-    const level = G.level;
-    const body = `{"state":${G.rawState},"seat":${G.seat},"level":${JSON.stringify(level)}}`;
-    const s = JSON.parse(await call("POST", "v1/games/suggest", body));
-    const h = $("hint-text");
-    h.textContent = `Hint (${level}): ${actionText(s.action)}${s.why ? ` (${s.why})` : ""}`;
-    h.hidden = false;
-  },
-};
+// The legal action a control stands for now, or undefined: a control sends exactly an action the
+// server listed as legal, so the page never builds a request of its own making.
+function legalFor(id) {
+  const mine = myLegal();
+  const card = pickOne();
+  const find = (type, fields = {}) => mine.find((a) => a.type === type && Object.entries(fields).every(([k, v]) => a[k] === v));
+  switch (id) {
+    case "draw-stock": return find("draw", { from: "stock" });
+    case "draw-discard": return find("draw", { from: "discard" });
+    case "take-upcard": return find("take_upcard");
+    case "pass": return find("pass");
+    case "discard": return card ? find("discard", { card }) : undefined;
+    case "knock-btn": return card ? find("knock", { discard: card }) : undefined;
+    case "gin": return (card && find("gin", { discard: card })) || find("gin", { discard: null });
+    case "lay-off": {
+      const chosen = [...G.selected].sort().join(" ");
+      return chosen ? mine.find((a) => a.type === "lay_off" && a.cards.map((l) => l.card).sort().join(" ") === chosen) : undefined;
+    }
+    case "next-hand": return find("next_hand");
+    default: return undefined;
+  }
+}
+
+function isLegal(id) {
+  return id === "hint" ? myLegal().length > 0 : legalFor(id) !== undefined;
+}
+
+// Runs a control's command if it stands for a legal action now (a disabled control does nothing,
+// by click or by key).
+function perform(id) {
+  if (!isLegal(id)) return;
+  guarded(id === "hint" ? hint : () => act(legalFor(id)));
+}
+
+async function hint() {
+  const body = `{"state":${G.rawState},"seat":${G.seat},"level":${JSON.stringify(G.level)}}`;
+  const s = JSON.parse(await call("POST", "v1/games/suggest", body));
+  const h = $("hint-text");
+  const what = actionText(s.action);
+  h.textContent = `Hint: ${what[0].toUpperCase()}${what.slice(1)}${s.why ? `: ${yourWords(s.why)}` : "."}`;
+  h.hidden = false;
+  announce(h.textContent);
+}
+
+// A bot's reason ("Discarded KS: it leaves the least deadwood (5).") told to the player, in the
+// page's card notation: the part after the bot's own action, in the second person.
+function yourWords(why) {
+  const split = why.indexOf(": ");
+  const head = split < 0 ? "" : why.slice(0, split);
+  let reason = split < 0 ? why : why.slice(split + 2);
+  const left = /^Left ([A2-9TJQK][CDHS])$/.exec(head);
+  if (left) reason = reason.replace(/^it\b/, `taking ${left[1]}`);
+  return reason
+    .replace(/\b([A2-9TJQK])([CDHS])\b/g, (_, r, su) => cardText(r + su))
+    .replace(/\bI have\b/g, "you have").replace(/\bI\b/g, "you")
+    .replace(/\bmy\b/g, "your").replace(/\bme\b/g, "you")
+    .replace(/\bthe opponent\b/g, "your opponent")
+    .replace(/\bthey took\b/g, "your opponent took");
+}
 
 function actionText(a) {
   switch (a.type) {
@@ -448,27 +635,6 @@ function actionText(a) {
     case "lay_off": return a.cards.length ? `lay off ${a.cards.map((l) => cardText(l.card)).join(" ")}` : "lay off nothing";
     case "next_hand": return "deal the next hand";
     default: return a.type;
-  }
-}
-
-// Whether the action a button would send now is among the legal ones (it is sent either way:
-// the server has the last word, and its refusal is shown).
-function isLegal(id) {
-  const mine = myLegal();
-  const card = pickOne();
-  const same = (a, t, f) => a.type === t && Object.entries(f).every(([k, v]) => a[k] === v);
-  switch (id) {
-    case "draw-stock": return mine.some((a) => same(a, "draw", { from: "stock" }));
-    case "draw-discard": return mine.some((a) => same(a, "draw", { from: "discard" }));
-    case "take-upcard": return mine.some((a) => a.type === "take_upcard");
-    case "pass": return mine.some((a) => a.type === "pass");
-    case "discard": return card !== null && mine.some((a) => same(a, "discard", { card }));
-    case "knock-btn": return card !== null && mine.some((a) => same(a, "knock", { discard: card }));
-    case "gin": return mine.some((a) => a.type === "gin" && (a.discard === card || (a.discard === null && !card)));
-    case "lay-off": return G.selected.length > 0 && mine.some((a) => a.type === "lay_off");
-    case "next-hand": return mine.some((a) => a.type === "next_hand");
-    case "hint": return mine.length > 0;
-    default: return false;
   }
 }
 
@@ -489,7 +655,6 @@ function render() {
     `dealer: ${who(view.dealer, false)}`,
     `knock limit: ${view.knock_limit === null ? "gin only" : view.knock_limit}`,
     view.multiplier > 1 ? `scores ×${view.multiplier}` : null,
-    `stock: ${view.stock_count}`,
   ].filter(Boolean);
   $("facts").textContent = facts.join(" · ");
   $("facts").dataset.knockLimit = view.knock_limit === null ? "none" : String(view.knock_limit);
@@ -503,14 +668,16 @@ function render() {
   renderEvents();
   renderScores();
   renderTables();
-  $("game-id").textContent = `game ${snap.game.id}, move ${snap.game.move}${G.key ? " · playing with a seat key" : ""}`;
+  $("game-id").textContent = `Game ${snap.game.id}, move ${snap.game.move}; ` +
+    (G.key ? "this page acts with the seat key the server gave it (the server checks every move against it)."
+      : "this server gives no seat keys: the page holds the whole state of the game.");
 }
 
 function renderOpponents() {
   const box = $("opponents");
   box.replaceChildren();
   const h = document.createElement("h2");
-  h.textContent = G.hotseat ? "The others" : "Opponents";
+  h.textContent = G.hotseat ? "The other players" : "Your opponents";
   box.append(h);
   const players = new Map(G.view.players.map((p) => [p.seat, p]));
   const teams = G.snap.scores.teams;
@@ -521,19 +688,29 @@ function renderOpponents() {
     const div = document.createElement("div");
     div.className = "opp";
     div.dataset.seat = seat;
-    const name = document.createElement("span");
-    name.textContent = `${who(seat)}${myTeam && myTeam.includes(seat) ? ", your partner" : ""}: `;
+    const name = document.createElement("p");
+    name.className = "who";
+    name.textContent = `${who(seat)}${myTeam && myTeam.includes(seat) ? ", your partner" : ""}`;
     div.append(name);
     if (p) {
+      if (G.snap.to_act.includes(seat) && G.snap.status !== "match_over" && G.view.phase !== "over") {
+        name.append(document.createTextNode(" · to play"));
+        div.classList.add("acting");
+      }
+      const hidden = p.hand_size - p.known_cards.length;
+      const row = document.createElement("div");
+      row.className = "opp-hand";
       const count = document.createElement("span");
       count.className = "count";
       count.textContent = `${p.hand_size} cards`;
-      div.append(count);
-      if (G.snap.to_act.includes(seat) && G.snap.status !== "match_over" && G.view.phase !== "over") {
-        div.append(document.createTextNode(" · to act"));
-      }
+      row.append(backsEl(Math.max(0, hidden), `${hidden} cards you cannot see`));
+      if (p.known_cards.length) row.append(cardsLine(p.known_cards));
+      row.append(count);
+      div.append(row);
       if (p.known_cards.length) {
-        div.append(document.createTextNode(" · took from the pile: "), cardsLine(p.known_cards));
+        const note = document.createElement("small");
+        note.textContent = `Face up: ${p.known_cards.map(cardText).join(" ")}, taken from the discard pile.`;
+        div.append(note);
       }
     } else {
       const at = Object.entries(G.tables).find(([id, t]) => Number(id) !== G.view.table && t.seats && t.seats.includes(seat));
@@ -547,15 +724,22 @@ function renderOpponents() {
 function renderPiles() {
   const v = G.view;
   $("stock-count").textContent = v.stock_count;
+  $("stock").dataset.depth = Math.min(4, Math.ceil(v.stock_count / 8));
+  $("stock").setAttribute("aria-label", `The stock, ${v.stock_count} cards: draw from it`);
   const top = $("pile-top");
   top.replaceChildren();
+  top.className = "card empty";
+  delete top.dataset.card;
+  top.setAttribute("aria-label", "The discard pile is empty");
   if (v.discard_top) {
     const c = cardEl(v.discard_top, "span", false);
     top.append(...c.childNodes);
     top.className = `card${"DH".includes(v.discard_top[1]) ? " red" : ""}`;
     top.dataset.card = v.discard_top;
-    top.setAttribute("aria-label", `Take the discard, ${cardName(v.discard_top)}`);
+    top.setAttribute("aria-label", `The discard pile, ${cardName(v.discard_top)} on top: take it`);
   }
+  const under = $("pile-under");
+  under.replaceChildren(...v.discard_pile.slice(-4, -1).map((c) => cardEl(c)));
   const pile = $("pile");
   pile.replaceChildren(v.discard_pile.length ? cardsLine(v.discard_pile) : document.createTextNode("empty"));
 }
@@ -594,6 +778,13 @@ function renderHand() {
   } else if (v.hand.length) {
     groups.push(["hand", v.hand.slice()]);
   }
+  const chosen = v.phase === "discard" || v.phase === "lay_off";
+  if (v.result) {
+    groups.length = 0;
+    const note = document.createElement("p");
+    note.textContent = "Your cards are face up in the showdown below, as the server melded them.";
+    box.append(note);
+  }
   for (const [label, cards] of groups) {
     const g = document.createElement("div");
     g.className = "group";
@@ -603,11 +794,11 @@ function renderHand() {
     for (const c of cards) {
       const b = cardEl(c, "button", false);
       b.type = "button";
-      b.setAttribute("aria-pressed", G.selected.includes(c) ? "true" : "false");
+      if (chosen) b.setAttribute("aria-pressed", G.selected.includes(c) ? "true" : "false");
       if (c === G.drawn) b.classList.add("new");
       if (a && v.phase === "discard" && a.best_discards.includes(c)) b.classList.add("best");
       b.addEventListener("click", () => toggle(c));
-      b.addEventListener("dblclick", () => { G.selected = [c]; guarded(commands.discard); });
+      b.addEventListener("dblclick", () => { G.selected = [c]; perform("discard"); });
       cs.append(b);
     }
     const small = document.createElement("small");
@@ -626,18 +817,26 @@ function renderHand() {
     dw = `deadwood ${v.deadwood}`;
   }
   $("hand-title").textContent = G.hotseat ? `Seat ${G.seat}'s hand` : "Your hand";
+  $("hand").setAttribute("aria-label", G.hotseat ? `Seat ${G.seat}'s hand` : "Your hand");
   $("deadwood").textContent = dw ? `· ${dw}` : "";
   $("deadwood").dataset.deadwood = a && v.hand.length === 11 ? a.deadwood : (v.deadwood ?? "");
 }
 
+// Choosing a card: one card to discard (clicking the chosen card keeps it chosen), or several to
+// lay off (a click adds or removes one).
 function toggle(card) {
-  const multi = G.view && G.view.phase === "lay_off";
-  if (G.selected.includes(card)) G.selected = G.selected.filter((c) => c !== card);
-  else G.selected = multi ? [...G.selected, card] : [card];
-  renderHand();
+  const phase = G.view && G.view.phase;
+  if (phase === "lay_off") {
+    G.selected = G.selected.includes(card) ? G.selected.filter((c) => c !== card) : [...G.selected, card];
+  } else if (phase === "discard") {
+    G.selected = [card];
+  } else {
+    return;
+  }
+  for (const b of document.querySelectorAll("#hand button")) {
+    b.setAttribute("aria-pressed", G.selected.includes(b.dataset.card) ? "true" : "false");
+  }
   renderActions();
-  const again = document.querySelector(`#hand button[data-card="${card}"]`);
-  if (again) again.focus();
 }
 
 function renderActions() {
@@ -654,20 +853,24 @@ function renderActions() {
     discard: inHand || types.has("discard"),
     "knock-btn": inHand || types.has("knock"),
     gin: inHand || types.has("gin"),
-    "lay-off": types.has("lay_off"),
+    "lay-off": types.has("lay_off") && mine.some((a) => a.type === "lay_off" && a.cards.length),
     "next-hand": types.has("next_hand"),
     hint: !over && mine.length > 0,
   };
   for (const [id, visible] of Object.entries(show)) {
     const b = $(id);
     b.hidden = !visible || over;
-    b.classList.toggle("legal", isLegal(id));
+    b.disabled = !isLegal(id);
+    b.classList.toggle("legal", !b.disabled);
   }
-  const card = pickOne();
-  $("discard").textContent = card ? `Discard ${cardText(card)}` : "Discard";
-  $("knock-btn").textContent = card ? `Knock, discarding ${cardText(card)}` : "Knock";
-  const big = mine.some((a) => a.type === "gin" && a.discard === null);
-  $("gin").textContent = card ? `Gin, discarding ${cardText(card)}` : big ? "Big gin" : "Gin";
+  $("stock").disabled = !isLegal("draw-stock");
+  $("pile-top").disabled = !(isLegal("take-upcard") || isLegal("draw-discard"));
+  const discard = legalFor("discard");
+  const knock = legalFor("knock-btn");
+  $("discard").textContent = discard ? `Discard ${cardText(discard.card)}` : "Discard";
+  $("knock-btn").textContent = knock ? `Knock, discarding ${cardText(knock.discard)}` : "Knock";
+  const gin = legalFor("gin");
+  $("gin").textContent = gin ? (gin.discard ? `Gin, discarding ${cardText(gin.discard)}` : "Big gin") : "Gin";
   const lo = $("layoffs");
   lo.replaceChildren();
   for (const a of mine.filter((x) => x.type === "lay_off")) {
@@ -678,9 +881,26 @@ function renderActions() {
       ? `Lay off ${a.cards.map((l) => `${cardText(l.card)}${l.onto !== undefined ? ` onto meld ${l.onto + 1}` : ""}`).join(", ")}`
       : "Lay off nothing";
     b.dataset.cards = a.cards.map((l) => l.card).join(" ");
-    b.addEventListener("click", () => guarded(() => act({ type: "lay_off", cards: a.cards })));
+    b.addEventListener("click", () => guarded(() => act(a)));
     lo.append(b);
   }
+}
+
+// ---- the showdown -----------------------------------------------------------------------------
+
+// The seats that played the hand that ended: those the deal named, else those the result mentions.
+function resultSeats(r) {
+  const t = G.tables[r.table ?? 0];
+  if (t && t.seats) return t.seats.slice();
+  return r.points.map((_, i) => i).filter((i) => (r.melds[i] || []).length || r.deadwood[i] || i === r.winner);
+}
+
+// Who knocked (and so whose melds took the lay-offs): the knock seen in the events, else the
+// winner of a knock or the other player of an undercut.
+function knockerOf(r, seats) {
+  const t = G.tables[r.table ?? 0];
+  if (t && t.knocker !== undefined) return t.knocker;
+  return r.outcome === "undercut" ? seats.find((s) => s !== r.winner) : r.winner;
 }
 
 function renderResult() {
@@ -692,19 +912,118 @@ function renderResult() {
   const h = document.createElement("h2");
   h.textContent = eventText({ type: "hand_over", ...r }, false);
   box.append(h);
-  const seats = r.points.map((_, i) => i).filter((i) => (r.melds[i] || []).length || r.deadwood[i] || i === r.winner);
-  for (const s of seats) {
-    const p = document.createElement("p");
-    p.className = "meldline";
-    p.append(document.createTextNode(`${who(s)}: deadwood ${r.deadwood[s]}, ${r.points[s]} points; melds `));
-    for (const m of r.melds[s] || []) { p.append(cardsLine(m), document.createTextNode(" ")); }
-    box.append(p);
+  const seats = resultSeats(r);
+  const knocker = knockerOf(r, seats);
+  const laidOff = r.laid_off || [];
+  const sides = document.createElement("div");
+  sides.className = "sides";
+  for (const s of seats) sides.append(showdownSide(r, s, s === knocker ? laidOff : [], laidOff));
+  box.append(sides);
+  box.append(scoreParts(r, seats));
+}
+
+// One player's hand face up: the melds as the server arranged them (with the cards laid off onto
+// them), then the deadwood; cards the page cannot know are shown as backs.
+function showdownSide(r, seat, onto, laidOff) {
+  const div = document.createElement("div");
+  div.className = "side";
+  div.dataset.seat = seat;
+  const name = document.createElement("h3");
+  name.textContent = `${who(seat)}: deadwood ${r.deadwood[seat]}, ${r.points[seat]} point${r.points[seat] === 1 ? "" : "s"}`;
+  div.append(name);
+  const melds = r.melds[seat] || [];
+  const row = document.createElement("div");
+  row.className = "melds";
+  melds.forEach((m, i) => {
+    const meld = document.createElement("span");
+    meld.className = "meld";
+    meld.dataset.meld = i;
+    meld.append(...m.map((c) => cardEl(c, "span", false)));
+    for (const l of onto.filter((x) => x.onto === i || (x.onto === undefined && i === melds.length - 1))) {
+      const c = cardEl(l.card, "span", false);
+      c.classList.add("laidoff");
+      c.dataset.laidOff = "1";
+      c.setAttribute("aria-label", `${cardName(l.card)}, laid off`);
+      meld.append(c);
+    }
+    row.append(meld);
+  });
+  if (!melds.length) row.append(document.createTextNode("no melds"));
+  div.append(row);
+
+  const shown = new Set([...melds.flat(), ...laidOff.map((l) => l.card)]);
+  const view = G.snap.views.find((v) => v.seat === seat);
+  const player = G.view.players.find((p) => p.seat === seat);
+  const dead = document.createElement("div");
+  dead.className = "deadwood-cards";
+  const label = document.createElement("small");
+  label.textContent = "deadwood";
+  dead.append(label);
+  if (view) {
+    const cards = view.hand.filter((c) => !shown.has(c)).sort(byRank);
+    dead.append(...cards.map((c) => cardEl(c, "span", false)));
+    if (!cards.length) dead.append(document.createTextNode(" none"));
+  } else if (player) {
+    const ownLaidOff = seat === G.seat ? 0 : laidOff.filter(() => !onto.length).length;
+    const known = player.known_cards.filter((c) => !shown.has(c));
+    const unseen = Math.max(0, player.hand_size - melds.flat().length - ownLaidOff - known.length);
+    dead.append(...known.map((c) => cardEl(c, "span", false)));
+    if (unseen) dead.append(backsEl(unseen, `${unseen} cards the server does not show`));
+    if (!known.length && !unseen) dead.append(document.createTextNode(" none"));
   }
-  if (r.laid_off.length) {
-    const p = document.createElement("p");
-    p.append(document.createTextNode("Laid off: "), cardsLine(r.laid_off.map((l) => l.card)));
-    box.append(p);
+  div.append(dead);
+  return div;
+}
+
+// The hand's points in parts that add up: a list the server names (a hook's parts), else what
+// the result holds: the deadwood difference, the rest as the bonus for how the hand ended, and the
+// multiplier.
+function scoreParts(r, seats) {
+  const table = document.createElement("table");
+  table.id = "score-parts";
+  const caption = document.createElement("caption");
+  caption.textContent = "How the hand scored";
+  table.append(caption);
+  const total = r.winner === undefined || r.winner === null ? 0 : r.points[r.winner];
+  const row = (label, value, kind) => {
+    const tr = document.createElement("tr");
+    tr.dataset.part = kind;
+    tr.dataset.value = value;
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = label;
+    const td = document.createElement("td");
+    td.textContent = kind === "multiplier" ? `×${value}` : String(value);
+    tr.append(th, td);
+    table.append(tr);
+  };
+  const named = Array.isArray(r.parts) ? r.parts : null;
+  if (named) {
+    for (const p of named) row(p.label || p.name || p.hook || "part", p.points, "part");
+  } else if (r.outcome !== "dead" && total) {
+    const losers = seats.filter((s) => s !== r.winner);
+    const mult = r.multiplier || 1;
+    const diff = losers.reduce((n, s) => n + r.deadwood[s], 0) - losers.length * r.deadwood[r.winner];
+    const rest = total / mult - diff;
+    if (Number.isInteger(rest)) {
+      row(`Deadwood: ${losers.map((s) => `${who(s, false)} ${r.deadwood[s]}`).join(", ")} less ${who(r.winner, false)} ${r.deadwood[r.winner]}`, diff, "part");
+      if (rest) row(`Bonus for ${OUTCOMES[r.outcome] || r.outcome.replace(/_/g, " ")}`, rest, "part");
+      if (mult > 1) row("Multiplier", mult, "multiplier");
+    } else {
+      row("Points", total, "part");
+    }
   }
+  const foot = document.createElement("tr");
+  foot.dataset.part = "total";
+  foot.dataset.value = total;
+  const th = document.createElement("th");
+  th.scope = "row";
+  th.textContent = r.outcome === "dead" ? "Nobody scores" : `${who(r.winner)} ${r.winner === G.seat && !G.hotseat ? "score" : "scores"}`;
+  const td = document.createElement("td");
+  td.textContent = String(total);
+  foot.append(th, td);
+  table.append(foot);
+  return table;
 }
 
 function renderEvents() {
@@ -731,7 +1050,7 @@ function renderScores() {
   table.id = "score-table";
   const head = document.createElement("tr");
   const cols = sc.columns || [];
-  const heads = ["", ...cols.map((c, i) => `game ${i + 1}${c.closed ? " (closed)" : ""}`), "total", "hands won"];
+  const heads = [sc.teams ? "Team" : "Player", ...cols.map((c, i) => `game ${i + 1}${c.closed ? " (closed)" : ""}`), "total", "hands won"];
   for (const t of heads) { const th = document.createElement("th"); th.textContent = t; head.append(th); }
   table.append(head);
   sc.totals.forEach((total, i) => {
@@ -766,6 +1085,11 @@ function renderTables() {
   box.append(h);
   for (const id of ids) {
     const t = G.tables[id];
+    const div = document.createElement("div");
+    div.className = "minitable";
+    const felt = document.createElement("span");
+    felt.className = "felt";
+    felt.append(t.top ? cardEl(t.top) : backsEl(1, "the discard pile's top card is not known here"));
     const p = document.createElement("p");
     p.dataset.table = id;
     const seats = t.seats ? t.seats.map((s) => who(s, false)).join(" and ") : "";
@@ -773,7 +1097,8 @@ function renderTables() {
     p.textContent = `Table ${id + 1}${mine}: ${seats}; ${limitText(t.limit)}. ` +
       `Last: ${t.last ? eventText(t.last, false) : "—"}` +
       (t.result && t.result !== t.last ? ` Result: ${eventText(t.result, false)}` : "");
-    box.append(p);
+    div.append(felt, p);
+    box.append(div);
   }
 }
 
@@ -798,20 +1123,25 @@ function onKey(ev) {
   if (key === "p") id = isLegal("take-upcard") ? "take-upcard" : "draw-discard";
   if (!id) return;
   ev.preventDefault();
-  guarded(commands[id]);
+  perform(id);
 }
 
 // ---- start ------------------------------------------------------------------------------------
 
 function start() {
-  for (const id of Object.keys(commands)) $(id).addEventListener("click", () => guarded(commands[id]));
-  $("stock").addEventListener("click", () => guarded(commands["draw-stock"]));
-  $("pile-top").addEventListener("click", () =>
-    guarded(isLegal("take-upcard") || (G.view && G.view.phase === "upcard_offer") ? commands["take-upcard"] : commands["draw-discard"]));
+  for (const b of document.querySelectorAll("#actions button")) b.addEventListener("click", () => perform(b.id));
+  $("stock").addEventListener("click", () => perform("draw-stock"));
+  $("pile-top").addEventListener("click", () => perform(isLegal("take-upcard") ? "take-upcard" : "draw-discard"));
   $("ruleset").addEventListener("change", fillRuleset);
   $("setup").addEventListener("submit", (ev) => { ev.preventDefault(); guarded(deal); });
   document.addEventListener("keydown", onKey);
-  guarded(loadRulesets).then(() => { document.body.dataset.ready = "1"; });
+  guarded(async () => {
+    await loadRulesets();
+    const id = localStorage.getItem(CURRENT);
+    const g = id && stored()[id];
+    if (g && !g.over) await resume(id);
+    listGames();
+  }).then(() => { document.body.dataset.ready = "1"; });
 }
 
 document.addEventListener("DOMContentLoaded", start);

@@ -2,13 +2,15 @@
 
     python play_page.py PLAIN_URL KEYED_URL OUT_DIR
 
-PLAIN_URL is a server as `cargo run --release` starts it (plain states); KEYED_URL one with a
-secret, --seat-keys and a replay guard. Every game is played through the page's own controls
-(clicks and keys), never through the API; screenshots of each case go to OUT_DIR. The browser is
-the one at $CHROMIUM (default /usr/bin/chromium): Playwright never downloads one here.
+PLAIN_URL is a server as `cargo run --release` starts it (plain states) with `--rulesets examples/`;
+KEYED_URL one with a secret, --seat-keys and a replay guard. Every game is played through the
+page's own controls (clicks and keys), never through the API; screenshots of each case go to
+OUT_DIR. The browser is the one at $CHROMIUM (default /usr/bin/chromium): Playwright never
+downloads one here. axe-core is injected from $AXE (.ci/setup/axe.sh).
 """
 
 import os
+import random
 import sys
 import time
 import traceback
@@ -18,6 +20,8 @@ from playwright.sync_api import sync_playwright
 PLAIN, KEYED, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
 LEVEL = os.environ.get("PLAY_LEVEL", "basic")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+AXE = os.environ.get("AXE", os.path.expanduser("~/.cache/gin-rules/axe/node_modules/axe-core/axe.min.js"))
+SEED = int(os.environ.get("PLAY_SEED", str(random.randrange(1 << 32))))
 
 
 class Failed(Exception):
@@ -29,14 +33,28 @@ def check(cond, what):
         raise Failed(what)
 
 
-def open_page(browser, url, width=1000, height=900):
-    page = browser.new_page(viewport={"width": width, "height": height})
+def open_page(browser, url, width=1000, height=900, context=None, motion="reduce", axe=False):
+    """A page of its own browser context (so its own localStorage) unless a context is given."""
+    if context is None:
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      reduced_motion=motion, bypass_csp=axe)
+    page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
-    # Only the server itself is ever asked for anything.
+    # Only the server itself is ever asked for anything; every answer it refuses is kept.
     page.outside = []
+    page.requests = []
+    page.refused = []
+    page.dialogs = []
     page.on("request", lambda r: None if r.url.startswith(url) or r.url.startswith("data:")
             else page.outside.append(r.url))
+    page.on("request", lambda r: page.requests.append((r.url, r.post_data or "", r.headers)))
+    page.on("response", lambda r: page.refused.append((r.status, r.url)) if r.status >= 400 else None)
+
+    def on_dialog(d):
+        page.dialogs.append(d.message)
+        d.accept()
+    page.on("dialog", on_dialog)
     page.goto(f"{url}/play")
     page.wait_for_selector("body[data-ready='1']")
     return page
@@ -78,7 +96,7 @@ def click(page, sel):
     check(not p, f"{sel} was refused: {p}")
 
 
-def play_turn(page):
+def play_turn(page, go_out=True):
     """One action of this seat through the page's buttons; False once the match is over."""
     if page.get_attribute("body", "data-status") == "match_over":
         return False
@@ -90,7 +108,7 @@ def play_turn(page):
         click(page, "#stock")  # the stock itself is a button too
     elif page.get_attribute("body", "data-phase") == "discard":
         # The page selects a best discard; go out when the server allows it.
-        for sel in ("#gin", "#knock-btn", "#discard"):
+        for sel in ("#gin", "#knock-btn", "#discard") if go_out else ("#gin", "#discard"):
             if legal(page, sel):
                 click(page, sel)
                 break
@@ -129,6 +147,63 @@ def shot(page, name):
 def no_errors(page):
     check(not page.errors, f"script errors: {page.errors}")
     check(not page.outside, f"requests outside the server: {page.outside}")
+    check(not page.refused, f"answers refused: {page.refused}")
+
+
+def game_id(page):
+    return page.text_content("#game-id")
+
+
+def to_phase(page, phase, limit=40):
+    for _ in range(limit):
+        if page.get_attribute("body", "data-phase") == phase:
+            return
+        play_turn(page)
+    raise Failed(f"never reached the {phase} phase")
+
+
+def check_showdown(page):
+    """The showdown: every side face up, lay-offs on melds, parts adding up to the points."""
+    check(page.locator("#result").is_visible(), "no showdown")
+    sides = page.locator("#result .side")
+    check(sides.count() >= 2, f"{sides.count()} sides in the showdown")
+    parts = page.locator("#score-parts tr[data-part='part']")
+    mult = page.locator("#score-parts tr[data-part='multiplier']")
+    total = int(page.get_attribute("#score-parts tr[data-part='total']", "data-value"))
+    summed = sum(int(parts.nth(i).get_attribute("data-value")) for i in range(parts.count()))
+    factor = int(mult.get_attribute("data-value")) if mult.count() else 1
+    check(summed * factor == total, f"parts {summed} × {factor} != {total}")
+    mine = page.locator("#result .side[data-seat='0']")
+    if mine.count() and page.get_attribute("body", "data-status") is not None:
+        faces = mine.locator(".card:not(.laidoff)").count()
+        backs = mine.locator(".back").count()
+        check(backs == 0, "your own cards shown as backs")
+        check(faces in (10, 11) or page.locator("#result .laidoff").count(),
+              f"{faces} of your cards face up in the showdown")
+    rows = [page.locator("#score-parts tr").nth(i).inner_text().replace("\t", " ")
+            for i in range(page.locator("#score-parts tr").count())]
+    return rows
+
+
+def play_to_showdown(page, go_out=True, limit=400):
+    for _ in range(limit):
+        if page.locator("#result").is_visible():
+            return
+        if not play_turn(page, go_out):
+            break
+    check(page.locator("#result").is_visible(), "no hand ended")
+
+
+def audit(page, where):
+    """axe-core on the page as it is: the violations that are serious or critical."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=AXE)
+    found = page.evaluate("""async () => (await axe.run(document)).violations
+        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }))""")
+    bad = [v for v in found if v["impact"] in ("serious", "critical")]
+    check(not bad, f"axe at {where}: {bad}")
+    return f"{where}: {len(bad)} serious/critical, {len(found)} in all" + \
+        (f" ({', '.join(v['id'] + '/' + str(v['impact']) for v in found)})" if found else "")
 
 
 # ---- the cases --------------------------------------------------------------------------------
@@ -151,7 +226,7 @@ def straight_gin_one_hand(browser):
 def standard_match_to_100(browser):
     page = open_page(browser, KEYED)
     deal(page, "standard", target=100)
-    check("seat key" in page.inner_text("#game-id"), "the page holds no seat key")
+    check("seat key" in game_id(page), "the page holds no seat key")
     # Play to the first discard with a grouped hand: the README's picture.
     while page.get_attribute("body", "data-phase") != "discard":
         play_turn(page)
@@ -216,23 +291,41 @@ def hollywood_oklahoma(browser):
     return f"columns {heads[1:4]}, knock limit {limit} (upcard {upcard})"
 
 
-def illegal_click(browser):
-    page = open_page(browser, PLAIN)
+def disabled_then_refused(browser):
+    """Controls that stand for no legal action send nothing; a refusal the server does give (a
+    second tab playing from an older state, under the replay guard) is shown with its reason."""
+    context = browser.new_context(viewport={"width": 1000, "height": 900}, reduced_motion="reduce")
+    page = open_page(browser, KEYED, context=context)
     deal(page, "standard", target=100)
     check(page.get_attribute("body", "data-phase") in ("upcard_offer", "draw"), "start of a hand")
-    move = page.inner_text("#game-id")
+    sent = len(page.requests)
     page.locator("#hand button").first.click()
-    page.click("#discard")  # before drawing: the server refuses
+    for sel in ("#discard", "#knock-btn", "#gin"):
+        check(page.locator(sel).is_disabled(), f"{sel} is enabled before drawing")
+        page.locator(sel).click(force=True)
     settle(page)
-    text = problem(page)
-    reason = page.get_attribute("#problem", "data-reason")
-    check(reason in ("decide-on-upcard", "must-draw-first", "not-your-turn"), f"reason {reason!r}")
-    check(len(text) > len(reason) + 10, f"the refusal says why: {text!r}")
-    check(page.inner_text("#game-id") == move, "a refused action changed the game")
-    shot(page, "illegal-click")
-    # The game goes on from the same state with a legal action.
+    check(len(page.requests) == sent, "a disabled control sent a request")
+    other = open_page(browser, KEYED, context=context)  # the same browser: it resumes the game
+    check(game_id(other) == game_id(page), "a second tab does not resume the game")
     play_turn(page)
-    check(not problem(page), "the refusal stays after a legal action")
+    move = game_id(other)
+    for sel in ("#take-upcard", "#pass", "#draw-stock"):
+        if legal(other, sel):
+            other.click(sel)
+            break
+    settle(other)
+    reason = other.get_attribute("#problem", "data-type")
+    text = problem(other)
+    check(reason == "stale-state", f"reason {reason!r}; refused {other.refused}; {text!r}")
+    check("another tab" in text, f"the refusal says what to do: {text!r}")
+    check(game_id(other) == move, "a refused action changed the game")
+    check([s for s, _ in other.refused] == [409], f"refusals {other.refused}")
+    shot(other, "refused-stale-tab")
+    other.refused.clear()
+    other.reload()
+    other.wait_for_selector("body[data-ready='1']")
+    check(game_id(other) == game_id(page), "a reload does not carry on from the latest move")
+    play_turn(other)
     no_errors(page)
     return f"{reason}: {text.splitlines()[0]}"
 
@@ -242,12 +335,13 @@ def keyboard_and_phone(browser):
     deal(page, "standard", target=100)
     width = page.evaluate("document.scrollingElement.scrollWidth")
     check(width <= 390, f"the page is {width} px wide on a 390 px screen")
-    moves = page.inner_text("#game-id")
+    moves = game_id(page)
     page.locator("body").focus()
     page.keyboard.press("h")  # a hint: POST /v1/games/suggest for this seat
     settle(page)
     hint = page.inner_text("#hint-text") if page.locator("#hint-text").is_visible() else ""
-    check(hint.startswith("Hint (basic): "), f"no hint: {hint!r} {problem(page)}")
+    check(hint.startswith("Hint: ") and " I " not in hint and not any(
+        f"{r}{s}" in hint.split() for r in "A23456789TJQK" for s in "CDHS"), f"hint: {hint!r} {problem(page)}")
     for _ in range(3):
         if not legal(page, "#pass"):
             break
@@ -264,7 +358,7 @@ def keyboard_and_phone(browser):
     page.keyboard.press("d")
     settle(page)
     check(not problem(page), f"discard by keys refused: {problem(page)}")
-    check(page.inner_text("#game-id") != moves, "no move made by keys")
+    check(game_id(page) != moves, "no move made by keys")
     said = page.locator("#events li[data-type='discarded']").all_inner_texts()
     check(f"You discarded {card_text(chosen)}." in said, f"no discard of {chosen} in {said}")
     shot(page, "phone")
@@ -272,16 +366,209 @@ def keyboard_and_phone(browser):
     return f"{hint}; discarded {chosen} by keys; page width {width} px"
 
 
+def suggested_discard(browser):
+    """Issue 26's path: click the card the page suggests, then Discard; and other ways to choose."""
+    page = open_page(browser, PLAIN)
+    deal(page, "standard", target=100)
+    said = []
+    for way in ("suggested", "another twice", "double-click", "keys"):
+        to_phase(page, "discard")
+        suggested = page.get_attribute("#hand button[aria-pressed='true']", "data-card")
+        check(suggested, "no suggested discard")
+        card = suggested
+        if way == "suggested":
+            page.click(f"#hand button[data-card='{card}']")
+        elif way == "another twice":
+            card = page.locator("#hand button[aria-pressed='false']").first.get_attribute("data-card")
+            page.click(f"#hand button[data-card='{card}']")
+            page.click(f"#hand button[data-card='{card}']")
+        elif way == "double-click":
+            card = page.locator("#hand button").last.get_attribute("data-card")
+            page.dblclick(f"#hand button[data-card='{card}']")
+            settle(page)
+        else:
+            page.locator("#hand button").first.focus()
+            page.keyboard.press("Enter")
+            card = page.locator("#hand button").first.get_attribute("data-card")
+        if way != "double-click":
+            chosen = page.get_attribute("#hand button[aria-pressed='true']", "data-card")
+            check(chosen == card, f"{way}: {card} clicked, {chosen} chosen")
+            check(page.locator("#discard").is_enabled(), f"{way}: Discard disabled with {card} chosen")
+            check(page.inner_text("#discard") == f"Discard {card_text(card)}", "the Discard label")
+            click(page, "#discard")
+        events = page.locator("#events li[data-type='discarded']").all_inner_texts()
+        check(f"You discarded {card_text(card)}." in events, f"{way}: no discard of {card} in {events}")
+        said.append(f"{way} {card_text(card)}")
+        if way == "suggested":
+            shot(page, "suggested-discard")
+    no_errors(page)
+    return ", ".join(said)
+
+
+def random_clicks(browser):
+    """Property: clicking at random through whole hands, the page never sends a request the
+    server refuses (malformed or otherwise)."""
+    rng = random.Random(SEED)
+    page = open_page(browser, PLAIN)
+    deal(page, "standard", target=100)
+    ended = clicks = 0
+    controls = "#table button:visible:enabled, #layoffs button:visible"
+    while ended < 2 and clicks < 1500:
+        if page.get_attribute("body", "data-status") == "match_over":
+            break
+        if page.locator("#result").is_visible() and legal(page, "#next-hand") and \
+                page.locator("#events li[data-type='hand_over']").count():
+            ended += 1
+            check_showdown(page)
+        found = page.locator(controls)
+        n = found.count()
+        check(n > 0, f"nothing to click: {page.inner_text('#turn')}")
+        found.nth(rng.randrange(n)).click()
+        settle(page)
+        clicks += 1
+        check(not page.refused, f"after {clicks} clicks (seed {SEED}): refused {page.refused}: {problem(page)}")
+    check(ended >= 1 or clicks < 1500, f"no hand ended in {clicks} clicks (seed {SEED})")
+    shot(page, "random-clicks")
+    no_errors(page)
+    malformed = [r for r in page.refused if r[0] in (400, 415)]
+    return f"seed {SEED}: {clicks} clicks, {ended} hands ended, {len(page.requests)} requests, " \
+        f"{len(malformed)} malformed"
+
+
+def lay_off_and_showdown(browser):
+    """Never knocking, until a bot knocks and a lay-off is offered: choose its cards, lay them off
+    and find them on the knocker's meld in the showdown."""
+    page = open_page(browser, PLAIN, motion="no-preference")
+    deal(page, "standard", target=250)
+    for _ in range(25):
+        if page.get_attribute("body", "data-status") == "match_over":
+            deal(page, "standard", target=250)
+        play_to_showdown_or_layoff(page)
+        offers = page.locator("#layoffs button[data-cards]:not([data-cards=''])")
+        if page.get_attribute("body", "data-phase") == "lay_off":
+            if offers.count():
+                break
+            click(page, "#layoffs button[data-cards='']")
+        if legal(page, "#next-hand"):
+            click(page, "#next-hand")
+    else:
+        raise Failed("no lay-off offered in 25 hands")
+    cards = max((offers.nth(i).get_attribute("data-cards").split() for i in range(offers.count())), key=len)
+    check(page.locator("#lay-off").is_disabled(), "Lay off selected enabled with nothing chosen")
+    for c in cards:
+        page.click(f"#hand button[data-card='{c}']")
+    check(page.locator("#lay-off").is_enabled(), f"Lay off selected disabled with {cards} chosen")
+    shot(page, "lay-off-chosen")
+    click(page, "#lay-off")
+    rows = check_showdown(page)
+    laid = page.locator("#result .meld .laidoff").evaluate_all("(els) => els.map((e) => e.dataset.card)")
+    check(sorted(laid) == sorted(cards), f"laid off {cards}, shown on melds {laid}")
+    mine = page.locator("#result .side[data-seat='0'] .deadwood-cards .card").evaluate_all(
+        "(els) => els.map((e) => e.dataset.card)")
+    check(not set(mine) & set(cards), f"laid-off cards still in your deadwood: {mine}")
+    shot(page, "showdown-lay-off")
+    no_errors(page)
+    return f"laid off {' '.join(map(card_text, cards))}; parts {rows}"
+
+
+def play_to_showdown_or_layoff(page):
+    for _ in range(400):
+        if page.locator("#result").is_visible() or page.get_attribute("body", "data-phase") == "lay_off":
+            return
+        play_turn(page, go_out=False)
+    raise Failed("the hand does not end")
+
+
+def reload_and_resume(browser):
+    page = open_page(browser, KEYED)
+    deal(page, "standard", target=100)
+    to_phase(page, "discard")
+    hand = page.locator("#hand button").evaluate_all("(els) => els.map((e) => e.dataset.card).sort()")
+    gid = game_id(page)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    check(game_id(page) == gid, f"after a reload: {game_id(page)!r}, not {gid!r}")
+    again = page.locator("#hand button").evaluate_all("(els) => els.map((e) => e.dataset.card).sort()")
+    check(again == hand, f"after a reload the hand is {again}, not {hand}")
+    click(page, "#discard")  # the seat key survived the reload: the server accepts the move
+    gid = game_id(page)
+    page.click("#deal")
+    settle(page)
+    check(len(page.dialogs) == 1 and "Unfinished games" in page.dialogs[0], f"dialogs {page.dialogs}")
+    check(game_id(page) != gid, "a new deal")
+    listed = page.locator("#saved-list li")
+    check(listed.count() == 1, f"{listed.count()} unfinished games listed")
+    shot(page, "unfinished-games")
+    listed.first.locator("button.resume").click()
+    settle(page)
+    check(game_id(page).split(",")[0] == gid.split(",")[0], "the first game resumed")
+    keys = page.evaluate("Object.values(JSON.parse(localStorage.getItem('gin-rules.play.games')))"
+                         ".flatMap((g) => Object.values(g.keys || {}))")
+    check(keys, "no seat keys kept")
+    check(not any(k in url for k in keys for url, _, _ in page.requests), "a seat key in a URL")
+    check(not any(k in body for k in keys for _, body, _ in page.requests), "a seat key in a body")
+    no_errors(page)
+    return f"resumed {gid.split(',')[0]} after a reload and a new deal ({len(keys)} keys kept)"
+
+
+def pass_and_play(browser):
+    page = open_page(browser, KEYED)
+    deal(page, "standard", target=100, level="people")
+    seats = []
+    for _ in range(12):
+        title = page.inner_text("#hand-title")
+        if not seats or seats[-1] != title:
+            seats.append(title)
+        check(page.inner_text("#turn").startswith("Seat "), f"turn: {page.inner_text('#turn')}")
+        check("bot" not in page.inner_text("#opponents"), "a bot at a pass-and-play table")
+        play_turn(page)
+    check(len(seats) >= 3 and {"Seat 0's hand", "Seat 1's hand"} <= set(seats), f"hands shown {seats}")
+    shot(page, "pass-and-play")
+    no_errors(page)
+    return f"the screen passed {' → '.join(seats)}"
+
+
+def added_ruleset(browser):
+    page = open_page(browser, PLAIN)
+    offered = page.locator("#ruleset option").evaluate_all("(els) => els.map((e) => e.value)")
+    check("round-the-corner" in offered, f"rulesets offered {offered}")
+    deal(page, "round-the-corner")
+    for _ in range(6):
+        play_turn(page)
+    shot(page, "added-ruleset")
+    no_errors(page)
+    return f"{page.inner_text('#facts')}"
+
+
+def accessibility(browser):
+    page = open_page(browser, PLAIN, axe=True)
+    said = [audit(page, "start page")]
+    deal(page, "standard", target="single_hand")
+    to_phase(page, "discard")
+    said.append(audit(page, "mid-hand"))
+    play_to_showdown(page)
+    said.append(audit(page, "showdown"))
+    check(page.inner_text("#announce"), "nothing announced")
+    shot(page, "showdown")
+    no_errors(page)
+    return "; ".join(said)
+
+
 CASES = [straight_gin_one_hand, standard_match_to_100, three_players, four_players,
-         hollywood_oklahoma, illegal_click, keyboard_and_phone]
+         hollywood_oklahoma, disabled_then_refused, keyboard_and_phone, suggested_discard,
+         random_clicks, lay_off_and_showdown, reload_and_resume, pass_and_play, added_ruleset,
+         accessibility]
 
 
 def main():
     os.makedirs(OUT, exist_ok=True)
+    only = set(os.environ.get("PLAY_CASES", "").split()) or None
     passed = failed = 0
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True)
         for case in CASES:
+            if only and case.__name__ not in only:
+                continue
             start = time.monotonic()
             try:
                 said = case(browser)
