@@ -41,13 +41,19 @@ pub struct Limits {
     pub body_timeout: Duration,
 }
 
+/// How long a request waits for an engine thread unless the server says otherwise.
+pub const DEFAULT_ENGINE_WAIT: Duration = Duration::from_secs(2);
+
+/// How long a request body may take to arrive unless the server says otherwise.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
             engine_threads: std::thread::available_parallelism().map_or(2, usize::from),
-            engine_wait: Duration::from_secs(2),
+            engine_wait: DEFAULT_ENGINE_WAIT,
             script_budget: Budget::default(),
-            body_timeout: Duration::from_secs(10),
+            body_timeout: DEFAULT_BODY_TIMEOUT,
         }
     }
 }

@@ -24,6 +24,7 @@ pub mod health;
 pub mod openapi;
 pub mod play;
 pub mod pool;
+pub mod problem;
 pub mod routes;
 pub mod rulesets;
 pub mod schemas;

@@ -84,6 +84,7 @@ pub fn document() -> Value {
     add_union_examples(&mut doc, &real);
     super::spec_unions::name_variants(&mut doc, &["Action"]);
     super::spec_unions::lift_descriptions(&mut doc);
+    super::spec_unions::enum_of_tags(&mut doc, "SeatView/properties/phase", "Phase");
     match super::spec_examples::fill(&mut doc, &real) {
         Ok(unreached) if unreached.is_empty() => {}
         Ok(unreached) => tracing::warn!(?unreached, "API document: schemas without a real example"),

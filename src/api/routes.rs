@@ -14,29 +14,30 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::path::{HttpMethod, Operation};
 use utoipa::openapi::schema::Schema;
 
+use super::problem::ProblemCode::{self, *};
 use super::{bots, games, hands, health, rulesets};
 
 /// The errors of every route that reads a JSON body.
-const BODY: &[&str] = &[
-    "invalid-json",
-    "payload-too-large",
-    "unsupported-media-type",
-    "request-timeout",
+const BODY: &[ProblemCode] = &[
+    InvalidJson,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    RequestTimeout,
 ];
 
 /// The errors of every route whose work runs on an engine thread ([`super::Gate`]).
-const ENGINE: &[&str] = &["server-busy"];
+const ENGINE: &[ProblemCode] = &[ServerBusy];
 
 /// The errors of every route that opens a state a client sends back.
-const STATE: &[&str] = &[
-    "unknown-ruleset",
-    "invalid-ruleset",
-    "invalid-state",
-    "tampered-state",
-    "stale-state",
-    "replay-guard-unavailable",
-    "missing-seat-key",
-    "forbidden-seat",
+const STATE: &[ProblemCode] = &[
+    UnknownRuleset,
+    InvalidRuleset,
+    InvalidState,
+    TamperedState,
+    StaleState,
+    GuardUnavailable,
+    MissingSeatKey,
+    ForbiddenSeat,
 ];
 
 /// Every route, in the order the server tries them: a path without parameters comes before a
@@ -47,78 +48,68 @@ pub fn routes() -> Vec<Route> {
             .errors(BODY)
             .errors(ENGINE)
             .errors(&[
-                "invalid-card",
-                "invalid-deck",
-                "unknown-ruleset",
-                "unknown-option",
-                "incompatible-options",
-                "invalid-ruleset",
-                "script-error",
-                "unknown-seat",
-                "invalid-target",
-                "unknown-level",
-                "no-human-seat",
-                "bot-seat",
-                "deck-not-allowed",
-                "state-too-large",
-                "internal-error",
+                InvalidCard,
+                InvalidDeck,
+                UnknownRuleset,
+                UnknownOption,
+                IncompatibleOptions,
+                InvalidRuleset,
+                ScriptError,
+                UnknownSeat,
+                InvalidTarget,
+                UnknownLevel,
+                NoHumanSeat,
+                BotSeat,
+                DeckNotAllowed,
+                StateTooLarge,
+                Internal,
             ]),
         Route::of(games::step)
             .errors(BODY)
             .errors(ENGINE)
             .errors(STATE)
             .errors(&[
-                "invalid-card",
-                "illegal-action",
-                "script-error",
-                "invalid-deck",
-                "unknown-seat",
-                "state-too-large",
-                "internal-error",
+                InvalidCard,
+                IllegalAction,
+                ScriptError,
+                InvalidDeck,
+                UnknownSeat,
+                StateTooLarge,
+                Internal,
             ]),
         Route::of(games::view)
             .errors(BODY)
             .errors(ENGINE)
             .errors(STATE)
-            .errors(&["unknown-seat", "internal-error"]),
+            .errors(&[UnknownSeat, Internal]),
         Route::of(bots::suggest)
             .errors(BODY)
             .errors(ENGINE)
             .errors(STATE)
-            .errors(&[
-                "unknown-seat",
-                "unknown-level",
-                "not-your-turn",
-                "internal-error",
-            ]),
+            .errors(&[UnknownSeat, UnknownLevel, NotYourTurn, Internal]),
         Route::of(rulesets::list),
         Route::of(rulesets::check)
             .errors(BODY)
             .errors(ENGINE)
-            .errors(&[
-                "invalid-ruleset",
-                "unknown-option",
-                "incompatible-options",
-                "internal-error",
-            ]),
+            .errors(&[InvalidRuleset, UnknownOption, IncompatibleOptions, Internal]),
         Route::of(rulesets::get).errors(ENGINE).errors(&[
-            "unknown-ruleset",
-            "invalid-ruleset",
-            "unknown-option",
-            "incompatible-options",
-            "internal-error",
+            UnknownRuleset,
+            InvalidRuleset,
+            UnknownOption,
+            IncompatibleOptions,
+            Internal,
         ]),
         Route::of(hands::analyze)
             .errors(BODY)
             .errors(ENGINE)
             .errors(&[
-                "invalid-card",
-                "invalid-hand",
-                "unknown-ruleset",
-                "invalid-ruleset",
-                "unknown-option",
-                "incompatible-options",
-                "internal-error",
+                InvalidCard,
+                InvalidHand,
+                UnknownRuleset,
+                InvalidRuleset,
+                UnknownOption,
+                IncompatibleOptions,
+                Internal,
             ]),
         Route::of(health::healthz),
         Route::of(health::openapi_json),
@@ -133,7 +124,7 @@ pub struct Route {
     pub method: HttpMethod,
     /// Every problem `type` code the route can answer besides `not-found` and
     /// `method-not-allowed` (which any path can answer).
-    pub errors: Vec<&'static str>,
+    pub errors: Vec<ProblemCode>,
     operation: fn() -> Operation,
     tags: fn() -> Vec<&'static str>,
     schemas: fn(&mut Vec<(String, RefOr<Schema>)>),
@@ -164,10 +155,10 @@ impl Route {
         }
     }
 
-    fn errors(mut self, codes: &[&'static str]) -> Route {
+    fn errors(mut self, codes: &[ProblemCode]) -> Route {
         for code in codes {
             if !self.errors.contains(code) {
-                self.errors.push(code);
+                self.errors.push(*code);
             }
         }
         self
