@@ -8,9 +8,12 @@ use utoipa::ToSchema;
 
 use crate::engine::{Action, DealError, IllegalAction, InvalidState, StepError};
 use crate::hooks::HookError;
-use crate::rules::ErrorKind;
+use crate::rules::{ErrorKind, ResolveError, RulesetError};
 
 use super::problem::ProblemCode;
+
+/// The `Retry-After` of a `503 server-busy`, in seconds.
+pub const RETRY_AFTER_SECONDS: u32 = 1;
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -396,7 +399,7 @@ impl ResponseError for ApiError {
                 ));
             }
             ApiError::ServerBusy(_) => {
-                res.insert_header((header::RETRY_AFTER, super::gate::RETRY_AFTER_SECONDS));
+                res.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECONDS));
             }
             ApiError::RequestTimeout(_) => {
                 res.insert_header((header::CONNECTION, HeaderValue::from_static("close")));
@@ -404,6 +407,47 @@ impl ResponseError for ApiError {
             _ => {}
         }
         res.body(body)
+    }
+}
+
+impl From<ResolveError> for ApiError {
+    fn from(e: ResolveError) -> ApiError {
+        match e {
+            ResolveError::UnknownRuleset(id) => ApiError::UnknownRuleset {
+                id,
+                suggestion: None,
+            },
+            e @ ResolveError::UnknownOption { .. } => ApiError::UnknownOption(e.to_string()),
+            ResolveError::IncompatibleOptions { reason, .. } => {
+                ApiError::IncompatibleOptions(reason)
+            }
+            e @ ResolveError::TargetNotAllowed { .. } => ApiError::InvalidTarget(e.to_string()),
+            ResolveError::Invalid(errors) => ApiError::invalid_ruleset(errors),
+        }
+    }
+}
+
+impl ApiError {
+    /// `invalid-ruleset` from the catalog's errors.
+    pub fn invalid_ruleset(errors: Vec<RulesetError>) -> ApiError {
+        let detail = match errors.as_slice() {
+            [one] => format!("the ruleset does not load: {}", one.message),
+            many => format!("the ruleset does not load: {} problems", many.len()),
+        };
+        ApiError::InvalidRuleset {
+            detail,
+            errors: errors
+                .into_iter()
+                .map(|e| ProblemPlace {
+                    path: e.path,
+                    line: e.line,
+                    column: e.column,
+                    field: e.field,
+                    kind: e.kind,
+                    message: e.message,
+                })
+                .collect(),
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use serde::{Serialize, Serializer};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 
-use super::gate::{DEFAULT_BODY_TIMEOUT, DEFAULT_ENGINE_WAIT};
+use super::limits::{DEFAULT_BODY_TIMEOUT, DEFAULT_ENGINE_WAIT, STATE_ROOM};
 
 macro_rules! problem_codes {
     ($($variant:ident = $code:literal, $status:ident, $title:literal, $when:expr;)*) => {
@@ -107,7 +107,7 @@ problem_codes! {
             "the game's state would not fit, with {} KiB to spare, in the body of the requests \
              that continue it: at the deal (an authored ruleset too large), or at a step of a \
              hand played too long",
-            super::gate::STATE_ROOM / 1024
+            STATE_ROOM / 1024
         );
     InvalidState = "invalid-state", UNPROCESSABLE_ENTITY, "The game state is not consistent",
         "a plain state that no legal play reaches";

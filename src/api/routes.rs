@@ -164,6 +164,11 @@ impl Route {
         self
     }
 
+    /// Registers the route's handler.
+    pub fn register(self, cfg: &mut web::ServiceConfig) {
+        (self.register)(cfg)
+    }
+
     /// The OpenAPI operation, as the handler's `#[utoipa::path]` describes it (without the error
     /// responses, which the document adds from [`Route::errors`]).
     pub fn operation(&self) -> Operation {
@@ -208,29 +213,6 @@ fn method_name(method: &HttpMethod) -> &'static str {
         HttpMethod::Head => "HEAD",
         HttpMethod::Patch => "PATCH",
         HttpMethod::Trace => "TRACE",
-    }
-}
-
-/// Registers every route in order; after the routes of a path, any other method on that path
-/// answers `405` (so `GET /v1/rulesets/check` is not the ruleset `check`).
-pub fn register(cfg: &mut web::ServiceConfig) {
-    let mut done: Vec<String> = Vec::new();
-    let routes = routes();
-    let paths: Vec<String> = routes.iter().map(|r| r.path.clone()).collect();
-    let mut routes: Vec<Option<Route>> = routes.into_iter().map(Some).collect();
-    for path in paths {
-        if done.contains(&path) {
-            continue;
-        }
-        for slot in routes.iter_mut() {
-            if slot.as_ref().is_some_and(|r| r.path == path)
-                && let Some(route) = slot.take()
-            {
-                (route.register)(cfg);
-            }
-        }
-        cfg.service(web::resource(path.as_str()).to(super::not_found));
-        done.push(path);
     }
 }
 

@@ -6,9 +6,9 @@ use serde_json::{Map, Value, json};
 use crate::cards::Card;
 use crate::seat::Seat;
 
-use super::error::ApiError;
-use super::problem::ProblemCode as P;
-use super::routes::Route;
+use crate::api::error::ApiError;
+use crate::api::problem::ProblemCode as P;
+use crate::api::routes::Route;
 
 /// A typical error of each code, as documented.
 pub fn example_error(code: P) -> Option<ApiError> {
@@ -33,7 +33,7 @@ pub fn example_error(code: P) -> Option<ApiError> {
         P::IncompatibleOptions => ApiError::IncompatibleOptions(
             "straight-gin replaces oklahoma: both decide when you may knock".into(),
         ),
-        P::InvalidRuleset => super::spec_examples::broken_ruleset()?,
+        P::InvalidRuleset => super::examples::broken_ruleset()?,
         P::ScriptError => ApiError::ScriptError(
             "hook knock_limit failed: ran over its limit of 100000 operations".into(),
         ),
@@ -72,12 +72,12 @@ pub fn example_error(code: P) -> Option<ApiError> {
                 .iter()
                 .map(|&(s, l)| (s.to_string(), l.to_string()))
                 .collect();
-            return super::bots::parse_bots(Some(&bots), 2).err();
+            return super::super::bots::parse_bots(Some(&bots), 2).err();
         }
-        P::BotSeat => super::bots::bot_seat(Seat::new(1)),
-        P::NotYourTurn => super::bots::not_to_act(Seat::new(1), &[Seat::new(0)]),
+        P::BotSeat => super::super::bots::bot_seat(Seat::new(1)),
+        P::NotYourTurn => super::super::bots::not_to_act(Seat::new(1), &[Seat::new(0)]),
         P::PayloadTooLarge => ApiError::PayloadTooLarge {
-            limit: super::BODY_LIMIT,
+            limit: crate::api::BODY_LIMIT,
         },
         P::MissingSeatKey => ApiError::MissingSeatKey(
             "this server binds play to seats: send the seat's key as Authorization: Bearer <key>"
@@ -153,7 +153,7 @@ pub fn add_error_responses(doc: &mut Value, routes: &[Route]) {
                 let mut response = json!({
                     "description": format!("Problem details; `type` is one of: {}", codes.join(", ")),
                     "content": {
-                        super::error::PROBLEM_JSON: {
+                        crate::api::error::PROBLEM_JSON: {
                             "schema": {"$ref": "#/components/schemas/Problem"},
                             "examples": examples
                         }

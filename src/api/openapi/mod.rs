@@ -14,6 +14,10 @@ use crate::engine::State;
 
 use super::routes::{Route, routes};
 
+mod errors;
+mod examples;
+mod unions;
+
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -80,17 +84,17 @@ pub fn document() -> Value {
     let routes = routes();
     let mut doc =
         serde_json::to_value(with_routes(ApiDoc::openapi(), &routes)).unwrap_or(Value::Null);
-    let real = super::spec_examples::collect();
+    let real = examples::collect();
     add_union_examples(&mut doc, &real);
-    super::spec_unions::name_variants(&mut doc, &["Action"]);
-    super::spec_unions::lift_descriptions(&mut doc);
-    super::spec_unions::enum_of_tags(&mut doc, "SeatView/properties/phase", "Phase");
-    match super::spec_examples::fill(&mut doc, &real) {
+    unions::name_variants(&mut doc, &["Action"]);
+    unions::lift_descriptions(&mut doc);
+    unions::enum_of_tags(&mut doc, "SeatView/properties/phase", "Phase");
+    match examples::fill(&mut doc, &real) {
         Ok(unreached) if unreached.is_empty() => {}
         Ok(unreached) => tracing::warn!(?unreached, "API document: schemas without a real example"),
         Err(e) => tracing::error!(error = %e, "the examples of the API document"),
     }
-    super::spec_errors::add_error_responses(&mut doc, &routes);
+    errors::add_error_responses(&mut doc, &routes);
     // OpenAPI 3.1 names a license by its SPDX expression (generators ask for it).
     doc["info"]["license"]["identifier"] = json!("MIT OR Apache-2.0");
     add_links(&mut doc);
@@ -99,7 +103,7 @@ pub fn document() -> Value {
 }
 
 /// Every action, event and phase variant gets an example from a real game.
-fn add_union_examples(doc: &mut Value, real: &super::spec_examples::Examples) {
+fn add_union_examples(doc: &mut Value, real: &examples::Examples) {
     for (schema, examples) in [
         ("Action", &real.actions),
         ("Event", &real.events),
@@ -308,14 +312,14 @@ mod tests {
     #[test]
     fn every_schema_is_reached_by_a_real_value() {
         let mut doc = document();
-        let real = super::super::spec_examples::collect();
-        let unreached = super::super::spec_examples::fill(&mut doc, &real).unwrap();
+        let real = super::examples::collect();
+        let unreached = super::examples::fill(&mut doc, &real).unwrap();
         assert!(unreached.is_empty(), "{unreached:?}");
     }
 
     #[test]
     fn every_example_exchange_is_answered() {
-        let exchanges = super::super::spec_examples::exchanges().unwrap();
+        let exchanges = super::examples::exchanges().unwrap();
         assert!(exchanges.len() >= 8);
     }
 
