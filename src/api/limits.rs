@@ -21,6 +21,9 @@ pub struct Limits {
 /// How long a request waits for an engine thread unless the server says otherwise.
 pub const DEFAULT_ENGINE_WAIT: Duration = Duration::from_secs(2);
 
+/// How long a client may take to send a request's headers unless the server says otherwise.
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// How long a request body may take to arrive unless the server says otherwise.
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(10);
 

@@ -35,7 +35,6 @@ pub mod schemas;
 pub mod seal;
 pub mod seats;
 pub mod secrets;
-pub mod server;
 pub mod snapshot;
 pub mod state;
 

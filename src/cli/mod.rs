@@ -4,3 +4,4 @@ pub mod docs;
 pub mod hook_docs;
 pub mod play;
 pub mod rules;
+pub mod serve;
