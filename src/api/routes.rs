@@ -1,18 +1,16 @@
 //! The one list of the API's routes. Each entry is a handler (its `#[post]`/`#[get]` attribute
 //! gives the method and path, its `#[utoipa::path]` the request and the success answer) with
 //! every error code it can answer. The server registers the routes from this list, the OpenAPI
-//! document takes its operations and their error responses from it, and 404/405 answers use it
-//! to tell an unknown path from a wrong method: a route renamed or added here cannot lose its
-//! documented errors.
+//! document takes each operation's error responses from it (its operations from the same
+//! handlers, named in `openapi/`; a test checks the two agree), and 404/405 answers use it to tell
+//! an unknown path from a wrong method: a route renamed or added here cannot lose its documented
+//! errors.
 
 use std::sync::OnceLock;
 
 use actix_web::dev::HttpServiceFactory;
 use actix_web::web;
-use utoipa::__dev::{SchemaReferences, Tags};
-use utoipa::openapi::RefOr;
-use utoipa::openapi::path::{HttpMethod, Operation};
-use utoipa::openapi::schema::Schema;
+use utoipa::openapi::path::HttpMethod;
 
 use super::problem::ProblemCode::{self, *};
 use super::{bots, games, hands, health, rulesets};
@@ -125,9 +123,6 @@ pub struct Route {
     /// Every problem `type` code the route can answer besides `not-found` and
     /// `method-not-allowed` (which any path can answer).
     pub errors: Vec<ProblemCode>,
-    operation: fn() -> Operation,
-    tags: fn() -> Vec<&'static str>,
-    schemas: fn(&mut Vec<(String, RefOr<Schema>)>),
     register: Box<dyn FnOnce(&mut web::ServiceConfig)>,
 }
 
@@ -135,7 +130,7 @@ impl Route {
     /// The route of a handler that carries both an actix route attribute and `#[utoipa::path]`.
     fn of<H>(handler: H) -> Route
     where
-        H: HttpServiceFactory + utoipa::Path + SchemaReferences + Tags<'static> + 'static,
+        H: HttpServiceFactory + utoipa::Path + 'static,
     {
         let methods = H::methods();
         let method = match methods.as_slice() {
@@ -146,9 +141,6 @@ impl Route {
             path: H::path(),
             method,
             errors: Vec::new(),
-            operation: H::operation,
-            tags: H::tags,
-            schemas: H::schemas,
             register: Box::new(move |cfg| {
                 cfg.service(handler);
             }),
@@ -167,20 +159,6 @@ impl Route {
     /// Registers the route's handler.
     pub fn register(self, cfg: &mut web::ServiceConfig) {
         (self.register)(cfg)
-    }
-
-    /// The OpenAPI operation, as the handler's `#[utoipa::path]` describes it (without the error
-    /// responses, which the document adds from [`Route::errors`]).
-    pub fn operation(&self) -> Operation {
-        let mut operation = (self.operation)();
-        let tags = operation.tags.get_or_insert_with(Vec::new);
-        tags.extend((self.tags)().into_iter().map(str::to_string));
-        operation
-    }
-
-    /// The schemas the operation names, with the schemas they name.
-    pub fn schemas(&self, into: &mut Vec<(String, RefOr<Schema>)>) {
-        (self.schemas)(into)
     }
 
     /// The method in upper case, as HTTP writes it.
