@@ -46,11 +46,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
 /// Deals one hand of standard rules from `seed` and lets two `basic` bots play it to its end.
 fn play_hand(seed: u64) -> Result<Hand, Box<dyn Error>> {
-    let standard = Catalog::builtin().resolve(&RulesetRef {
-        id: "standard".into(),
-        options: Vec::new(),
-        authored: None,
-    })?;
+    let standard = Catalog::builtin().resolve(&RulesetRef::named("standard"))?;
     let mut deal = NewGame::seeded(standard.reference.clone(), seed);
     deal.target = Some(Target::SingleHand);
     let mut game = Game::deal(&standard.ruleset, standard.hooks.as_ref(), deal)?.game;

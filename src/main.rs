@@ -2,7 +2,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use gin_rules::{api, cli};
+use gin_rules::cli;
 
 /// gin-rules: Gin Rummy and its variants, with the rules as data.
 #[derive(Parser)]
@@ -17,7 +17,7 @@ enum Command {
     /// Simulate hands or matches with the built-in bot on every seat.
     Play(cli::play::PlayArgs),
     /// Serve the HTTP API (the default when no command is given).
-    Serve(api::server::ServeArgs),
+    Serve(cli::serve::ServeArgs),
     /// Print the OpenAPI document of the HTTP API.
     Openapi,
     /// Check a ruleset file and the scripts beside it: its summary, or every error.
@@ -41,8 +41,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Play(args)) => cli::play::run(&args),
-        Some(Command::Serve(args)) => api::server::run(&args),
-        Some(Command::Openapi) => api::server::print_openapi(),
+        Some(Command::Serve(args)) => cli::serve::run(&args),
+        Some(Command::Openapi) => cli::serve::print_openapi(),
         Some(Command::Check(args)) => cli::check::run(&args),
         Some(Command::Rules(args)) => cli::rules::run(&args),
         Some(Command::Schema) => cli::rules::print_schema(),
@@ -57,7 +57,7 @@ fn main() -> ExitCode {
             );
             Ok(ExitCode::SUCCESS)
         }
-        None => api::server::run(&api::server::ServeArgs::default()),
+        None => cli::serve::run(&cli::serve::ServeArgs::defaults()),
     };
     match result {
         Ok(code) => code,

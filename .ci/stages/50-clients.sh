@@ -3,7 +3,9 @@
 #   examples/ts-client      openapi-typescript types + openapi-fetch, `tsc --strict`, run with node;
 #   examples/python-client  openapi-python-client, `mypy --strict`, run with python3.
 # Both are generated here afresh (nothing generated is committed, nothing generated is edited).
-# openapi-python-client must report no warning; openapi-typescript's warnings are counted. Each
+# openapi-python-client must report no warning; openapi-typescript's warnings are counted. Both must
+# type the closed sets of codes (a problem's `type`, an illegal action's `reason`, a seat's `phase`)
+# as enums: a union of string literals in TypeScript, an Enum class in Python. Each
 # program plays a one-hand Straight Gin game and a Standard match to 100 for every seat, and the
 # two must print the same games.
 set -euo pipefail
@@ -71,6 +73,23 @@ py_check() {
     echo "mypy --strict on the generated package: $(grep -c . <<<"$errors" || true) errors (generator defects, above; not fatal)"
 }
 
+typed_enums() {  # the closed sets of codes are enums in both generated clients, not plain strings
+    local types=$TS/src/schema.d.ts models=$PY/gin_rules_client/models missing=()
+    grep -Eq '^\s*ProblemCode: "invalid-json" \| "' "$types" || missing+=("ts: ProblemCode")
+    grep -Eq '^\s*IllegalReason: "match-over" \| "' "$types" || missing+=("ts: IllegalReason")
+    grep -Eq '^\s*phase: "discard" \| "draw" \| "' "$types" || missing+=("ts: SeatView.phase")
+    grep -Eq '^\s*type: components\["schemas"\]\["ProblemCode"\];' "$types" || missing+=("ts: Problem.type")
+    grep -q '^class ProblemCode(str, Enum):' "$models/problem_code.py" || missing+=("py: ProblemCode")
+    grep -q '^class IllegalReason(str, Enum):' "$models/illegal_reason.py" || missing+=("py: IllegalReason")
+    grep -q '^class SeatViewPhase(str, Enum):' "$models/seat_view_phase.py" || missing+=("py: SeatView.phase")
+    grep -Eq '^\s*type_: ProblemCode$' "$models/problem.py" || missing+=("py: Problem.type")
+    if ((${#missing[@]})); then
+        printf 'clients: typed as a plain string, not an enum: %s\n' "${missing[@]}" >&2
+        return 1
+    fi
+    echo "clients: ProblemCode, IllegalReason and SeatView.phase are enums in both"
+}
+
 play() {  # play NAME COMMAND...: one client's games, kept for the comparison
     local name=$1
     shift
@@ -85,6 +104,7 @@ timed "openapi-typescript" ts_generate
 timed "tsc --strict (and build)" ts_build
 timed "openapi-python-client" py_generate
 timed "mypy --strict" py_check
+timed "enums typed" typed_enums
 timed "play: TypeScript" play ts node "$TS/dist/play.js"
 timed "play: Python" play py python3 "$PY/play.py"
 if ! diff -u "$WORK/ts.out" "$WORK/py.out"; then

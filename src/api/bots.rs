@@ -11,7 +11,7 @@ use crate::bot::{self, Decision, Level};
 use crate::engine::{Game, StepError};
 use crate::seat::Seat;
 
-use super::games::{SeatAnswer, for_one_seat, to_json};
+use super::answer::{SeatAnswer, for_one_seat, to_json};
 use super::{ApiError, AppState, StateInput};
 
 /// The `bots` of a deal, read and checked against the game's `seats`: each key a seat of the

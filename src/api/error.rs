@@ -8,7 +8,12 @@ use utoipa::ToSchema;
 
 use crate::engine::hooks::HookError;
 use crate::engine::{Action, DealError, IllegalAction, InvalidState, StepError};
-use crate::rules::ErrorKind;
+use crate::rules::{ErrorKind, ResolveError, RulesetError};
+
+use super::problem::ProblemCode;
+
+/// The `Retry-After` of a `503 server-busy`, in seconds.
+pub const RETRY_AFTER_SECONDS: u32 = 1;
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -45,7 +50,7 @@ impl utoipa::PartialSchema for IllegalReason {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         utoipa::openapi::schema::ObjectBuilder::new()
             .schema_type(utoipa::openapi::schema::Type::String)
-            .enum_values(Some(IllegalAction::REASONS))
+            .enum_values(Some(IllegalAction::REASONS.iter().copied()))
             .description(Some(
                 "Why an action was refused, as a stable code (the `detail` says it in words).",
             ))
@@ -144,83 +149,56 @@ fn lists_them(suggestion: Option<&str>) -> String {
 
 impl ApiError {
     /// The stable problem `type` code.
-    pub fn code(&self) -> &'static str {
+    pub fn problem_code(&self) -> ProblemCode {
         match self {
-            ApiError::InvalidJson(_) => "invalid-json",
-            ApiError::InvalidCard(_) => "invalid-card",
-            ApiError::InvalidDeck(_) => "invalid-deck",
-            ApiError::InvalidHand(_) => "invalid-hand",
-            ApiError::UnknownRuleset { .. } => "unknown-ruleset",
-            ApiError::UnknownOption(_) => "unknown-option",
-            ApiError::IncompatibleOptions(_) => "incompatible-options",
-            ApiError::InvalidRuleset { .. } => "invalid-ruleset",
-            ApiError::ScriptError(_) => "script-error",
-            ApiError::InvalidState(_) => "invalid-state",
-            ApiError::TamperedState(_) => "tampered-state",
-            ApiError::IllegalAction { .. } => "illegal-action",
-            ApiError::UnknownSeat(_) => "unknown-seat",
-            ApiError::InvalidTarget(_) => "invalid-target",
-            ApiError::UnknownLevel(_) => "unknown-level",
-            ApiError::NoHumanSeat(_) => "no-human-seat",
-            ApiError::BotSeat(_) => "bot-seat",
-            ApiError::NotYourTurn(_) => "not-your-turn",
-            ApiError::PayloadTooLarge { .. } => "payload-too-large",
-            ApiError::NotFound(_) => "not-found",
-            ApiError::MethodNotAllowed(_) => "method-not-allowed",
-            ApiError::MissingSeatKey(_) => "missing-seat-key",
-            ApiError::ForbiddenSeat(_) => "forbidden-seat",
-            ApiError::DeckNotAllowed(_) => "deck-not-allowed",
-            ApiError::StaleState(_) => "stale-state",
-            ApiError::GuardUnavailable(_) => "replay-guard-unavailable",
-            ApiError::UnsupportedMediaType(_) => "unsupported-media-type",
-            ApiError::RequestTimeout(_) => "request-timeout",
-            ApiError::ServerBusy(_) => "server-busy",
-            ApiError::StateTooLarge(_) => "state-too-large",
-            ApiError::Internal(_) => "internal-error",
+            ApiError::InvalidJson(_) => ProblemCode::InvalidJson,
+            ApiError::InvalidCard(_) => ProblemCode::InvalidCard,
+            ApiError::InvalidDeck(_) => ProblemCode::InvalidDeck,
+            ApiError::InvalidHand(_) => ProblemCode::InvalidHand,
+            ApiError::UnknownRuleset { .. } => ProblemCode::UnknownRuleset,
+            ApiError::UnknownOption(_) => ProblemCode::UnknownOption,
+            ApiError::IncompatibleOptions(_) => ProblemCode::IncompatibleOptions,
+            ApiError::InvalidRuleset { .. } => ProblemCode::InvalidRuleset,
+            ApiError::ScriptError(_) => ProblemCode::ScriptError,
+            ApiError::InvalidState(_) => ProblemCode::InvalidState,
+            ApiError::TamperedState(_) => ProblemCode::TamperedState,
+            ApiError::IllegalAction { .. } => ProblemCode::IllegalAction,
+            ApiError::UnknownSeat(_) => ProblemCode::UnknownSeat,
+            ApiError::InvalidTarget(_) => ProblemCode::InvalidTarget,
+            ApiError::UnknownLevel(_) => ProblemCode::UnknownLevel,
+            ApiError::NoHumanSeat(_) => ProblemCode::NoHumanSeat,
+            ApiError::BotSeat(_) => ProblemCode::BotSeat,
+            ApiError::NotYourTurn(_) => ProblemCode::NotYourTurn,
+            ApiError::PayloadTooLarge { .. } => ProblemCode::PayloadTooLarge,
+            ApiError::NotFound(_) => ProblemCode::NotFound,
+            ApiError::MethodNotAllowed(_) => ProblemCode::MethodNotAllowed,
+            ApiError::MissingSeatKey(_) => ProblemCode::MissingSeatKey,
+            ApiError::ForbiddenSeat(_) => ProblemCode::ForbiddenSeat,
+            ApiError::DeckNotAllowed(_) => ProblemCode::DeckNotAllowed,
+            ApiError::StaleState(_) => ProblemCode::StaleState,
+            ApiError::GuardUnavailable(_) => ProblemCode::GuardUnavailable,
+            ApiError::UnsupportedMediaType(_) => ProblemCode::UnsupportedMediaType,
+            ApiError::RequestTimeout(_) => ProblemCode::RequestTimeout,
+            ApiError::ServerBusy(_) => ProblemCode::ServerBusy,
+            ApiError::StateTooLarge(_) => ProblemCode::StateTooLarge,
+            ApiError::Internal(_) => ProblemCode::Internal,
         }
+    }
+
+    /// The problem `type` code as the body writes it.
+    pub fn code(&self) -> &'static str {
+        self.problem_code().as_str()
     }
 
     /// A short, fixed summary of the problem type.
     pub fn title(&self) -> &'static str {
-        match self {
-            ApiError::InvalidJson(_) => "The body is not JSON of the documented shape",
-            ApiError::InvalidCard(_) => "A card string is not a card",
-            ApiError::InvalidDeck(_) => "The deck is not 52 distinct cards",
-            ApiError::InvalidHand(_) => "The hand is not 10 or 11 distinct cards",
-            ApiError::UnknownRuleset { .. } => "No ruleset with that id",
-            ApiError::UnknownOption(_) => "The ruleset does not offer that option",
-            ApiError::IncompatibleOptions(_) => "Those options exclude each other",
-            ApiError::InvalidRuleset { .. } => "The authored ruleset does not load",
-            ApiError::ScriptError(_) => "A ruleset script failed",
-            ApiError::InvalidState(_) => "The game state is not consistent",
-            ApiError::TamperedState(_) => "The sealed state does not open",
-            ApiError::IllegalAction { .. } => "That action is not allowed now",
-            ApiError::UnknownSeat(_) => "No such seat in this game",
-            ApiError::InvalidTarget(_) => "The ruleset does not play to that target",
-            ApiError::UnknownLevel(_) => "No bot level of that name",
-            ApiError::NoHumanSeat(_) => "Every seat is a bot",
-            ApiError::BotSeat(_) => "That seat is played by a bot",
-            ApiError::NotYourTurn(_) => "That seat has nothing to do now",
-            ApiError::PayloadTooLarge { .. } => "The body is too large",
-            ApiError::NotFound(_) => "Not found",
-            ApiError::MethodNotAllowed(_) => "Method not allowed",
-            ApiError::MissingSeatKey(_) => "A seat key is needed",
-            ApiError::ForbiddenSeat(_) => "The key does not open this seat of this game",
-            ApiError::DeckNotAllowed(_) => "Explicit decks are not allowed on this server",
-            ApiError::StaleState(_) => "The game has moved on since this state",
-            ApiError::GuardUnavailable(_) => "The replay guard does not answer",
-            ApiError::UnsupportedMediaType(_) => "The body is not application/json",
-            ApiError::RequestTimeout(_) => "The request body did not arrive in time",
-            ApiError::ServerBusy(_) => "The server is busy",
-            ApiError::StateTooLarge(_) => "The game's state would not fit in a request",
-            ApiError::Internal(_) => "The server failed",
-        }
+        self.problem_code().title()
     }
 
     /// The problem body.
     pub fn problem(&self) -> Problem {
         let mut p = Problem {
-            kind: self.code().to_string(),
+            kind: self.problem_code(),
             title: self.title().to_string(),
             status: self.status_code().as_u16(),
             detail: self.to_string(),
@@ -377,15 +355,9 @@ impl From<actix_web::error::JsonPayloadError> for ApiError {
     "legal_actions": [{"seat": 0, "type": "draw", "from": "stock"}, {"seat": 0, "type": "draw", "from": "discard"}]
 }))]
 pub struct Problem {
-    /// The stable problem code: invalid-json, invalid-card, invalid-deck, invalid-hand, unknown-ruleset,
-    /// unknown-option, incompatible-options, invalid-ruleset, script-error, invalid-state,
-    /// tampered-state, illegal-action, unknown-seat, invalid-target, unknown-level, no-human-seat,
-    /// bot-seat, not-your-turn, payload-too-large, not-found, method-not-allowed, missing-seat-key,
-    /// forbidden-seat, deck-not-allowed, stale-state, replay-guard-unavailable,
-    /// unsupported-media-type, request-timeout, server-busy, state-too-large, internal-error.
+    /// The stable problem code.
     #[serde(rename = "type")]
-    #[schema(example = "illegal-action")]
-    pub kind: String,
+    pub kind: ProblemCode,
     /// A fixed summary of the problem type.
     #[schema(example = "That action is not allowed now")]
     pub title: String,
@@ -412,22 +384,7 @@ pub struct Problem {
 
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
-        match self {
-            ApiError::InvalidJson(_) => StatusCode::BAD_REQUEST,
-            ApiError::UnknownRuleset { .. } | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
-            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::MissingSeatKey(_) => StatusCode::UNAUTHORIZED,
-            ApiError::ForbiddenSeat(_) => StatusCode::FORBIDDEN,
-            ApiError::StaleState(_) => StatusCode::CONFLICT,
-            ApiError::GuardUnavailable(_) | ApiError::ServerBusy(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
-            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            _ => StatusCode::UNPROCESSABLE_ENTITY,
-        }
+        self.problem_code().status()
     }
 
     fn error_response(&self) -> HttpResponse {
@@ -442,7 +399,7 @@ impl ResponseError for ApiError {
                 ));
             }
             ApiError::ServerBusy(_) => {
-                res.insert_header((header::RETRY_AFTER, super::gate::RETRY_AFTER_SECONDS));
+                res.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECONDS));
             }
             ApiError::RequestTimeout(_) => {
                 res.insert_header((header::CONNECTION, HeaderValue::from_static("close")));
@@ -450,6 +407,47 @@ impl ResponseError for ApiError {
             _ => {}
         }
         res.body(body)
+    }
+}
+
+impl From<ResolveError> for ApiError {
+    fn from(e: ResolveError) -> ApiError {
+        match e {
+            ResolveError::UnknownRuleset(id) => ApiError::UnknownRuleset {
+                id,
+                suggestion: None,
+            },
+            e @ ResolveError::UnknownOption { .. } => ApiError::UnknownOption(e.to_string()),
+            ResolveError::IncompatibleOptions { reason, .. } => {
+                ApiError::IncompatibleOptions(reason)
+            }
+            e @ ResolveError::TargetNotAllowed { .. } => ApiError::InvalidTarget(e.to_string()),
+            ResolveError::Invalid(errors) => ApiError::invalid_ruleset(errors),
+        }
+    }
+}
+
+impl ApiError {
+    /// `invalid-ruleset` from the catalog's errors.
+    pub fn invalid_ruleset(errors: Vec<RulesetError>) -> ApiError {
+        let detail = match errors.as_slice() {
+            [one] => format!("the ruleset does not load: {}", one.message),
+            many => format!("the ruleset does not load: {} problems", many.len()),
+        };
+        ApiError::InvalidRuleset {
+            detail,
+            errors: errors
+                .into_iter()
+                .map(|e| ProblemPlace {
+                    path: e.path,
+                    line: e.line,
+                    column: e.column,
+                    field: e.field,
+                    kind: e.kind,
+                    message: e.message,
+                })
+                .collect(),
+        }
     }
 }
 
@@ -468,7 +466,7 @@ mod tests {
     #[test]
     fn problems_carry_their_extras() {
         let p = ApiError::InvalidState(vec!["a".into(), "b".into()]).problem();
-        assert_eq!(p.kind, "invalid-state");
+        assert_eq!(p.kind, ProblemCode::InvalidState);
         assert_eq!(p.status, 422);
         assert_eq!(
             p.problems.as_deref(),

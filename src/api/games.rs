@@ -2,7 +2,6 @@
 
 use std::collections::BTreeMap;
 
-use actix_web::http::header::ContentType;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -12,10 +11,11 @@ use crate::engine::{Action, Game, GameId, GameRef, NewGame, SeatView};
 use crate::ruleset::{AuthoredRuleset, RulesetRef, Target};
 use crate::seat::Seat;
 
+use super::answer::{SeatAnswer, for_one_seat, json_answer, to_json};
 use super::bots::{bot_seat, parse_bots, play_bots};
-use super::gate::check_state_fits;
 use super::seats::Audience;
 use super::snapshot::Snapshot;
+use super::snapshot::check_state_fits;
 use super::{ApiError, AppState, StateInput};
 
 /// Which ruleset to deal from: an id, or an authored ruleset sent with the request.
@@ -117,17 +117,6 @@ pub async fn create(
     let id = GameId(rand::random());
     let body = app.gate.run(move || deal(&work, req, id)).await?;
     Ok(json_answer(HttpResponse::Created(), body))
-}
-
-/// A JSON answer from bytes serialised on the engine's thread.
-pub(super) fn json_answer(mut res: actix_web::HttpResponseBuilder, body: Vec<u8>) -> HttpResponse {
-    res.content_type(ContentType::json()).body(body)
-}
-
-/// Serialises an answer (on the engine's thread: a state may be large).
-pub(super) fn to_json(value: &impl serde::Serialize) -> Result<Vec<u8>, ApiError> {
-    serde_json::to_vec(value)
-        .map_err(|e| ApiError::Internal(format!("the answer does not serialise: {e}")))
 }
 
 /// The answer to a deal request, for a game with the id `id`.
@@ -304,28 +293,6 @@ pub async fn view(
     body: web::Json<ViewRequest>,
 ) -> Result<HttpResponse, ApiError> {
     for_one_seat(req, app, body.into_inner(), see).await
-}
-
-/// The game a one-seat answer is about, and the answer or why there is none (told only if the
-/// state is not stale); the outer error is told at once.
-pub(super) type SeatAnswer = Result<(GameRef, Result<Vec<u8>, ApiError>), ApiError>;
-
-/// Answers a request made for one seat that changes nothing: `work` runs behind the gate with the
-/// request's seat key, and its answer is told only if the state is not stale.
-pub(super) async fn for_one_seat<B: Send + 'static>(
-    req: HttpRequest,
-    app: web::Data<AppState>,
-    body: B,
-    work: fn(&AppState, Option<&str>, B) -> SeatAnswer,
-) -> Result<HttpResponse, ApiError> {
-    let key = app.seat_key(&req)?.map(str::to_owned);
-    let on = app.clone();
-    let (game, answer) = app
-        .gate
-        .run(move || work(&on, key.as_deref(), body))
-        .await?;
-    app.check_fresh(game).await?;
-    Ok(json_answer(HttpResponse::Ok(), answer?))
 }
 
 /// The view, or why there is none (told only if the state is not stale).

@@ -9,7 +9,7 @@ use crate::analysis::HandAnalysis;
 use crate::cards::Card;
 use crate::ruleset::RulesetRef;
 
-use super::games::to_json;
+use super::answer::to_json;
 use super::{ApiError, AppState};
 
 /// A hand to analyse under a ruleset's melds, values and knock limit.

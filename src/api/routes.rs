@@ -1,42 +1,41 @@
 //! The one list of the API's routes. Each entry is a handler (its `#[post]`/`#[get]` attribute
 //! gives the method and path, its `#[utoipa::path]` the request and the success answer) with
 //! every error code it can answer. The server registers the routes from this list, the OpenAPI
-//! document takes its operations and their error responses from it, and 404/405 answers use it
-//! to tell an unknown path from a wrong method: a route renamed or added here cannot lose its
-//! documented errors.
+//! document takes each operation's error responses from it (its operations from the same
+//! handlers, named in `openapi/`; a test checks the two agree), and 404/405 answers use it to tell
+//! an unknown path from a wrong method: a route renamed or added here cannot lose its documented
+//! errors.
 
 use std::sync::OnceLock;
 
 use actix_web::dev::HttpServiceFactory;
 use actix_web::web;
-use utoipa::__dev::{SchemaReferences, Tags};
-use utoipa::openapi::RefOr;
-use utoipa::openapi::path::{HttpMethod, Operation};
-use utoipa::openapi::schema::Schema;
+use utoipa::openapi::path::HttpMethod;
 
+use super::problem::ProblemCode::{self, *};
 use super::{bots, games, hands, health, rulesets};
 
 /// The errors of every route that reads a JSON body.
-const BODY: &[&str] = &[
-    "invalid-json",
-    "payload-too-large",
-    "unsupported-media-type",
-    "request-timeout",
+const BODY: &[ProblemCode] = &[
+    InvalidJson,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    RequestTimeout,
 ];
 
 /// The errors of every route whose work runs on an engine thread ([`super::Gate`]).
-const ENGINE: &[&str] = &["server-busy"];
+const ENGINE: &[ProblemCode] = &[ServerBusy];
 
 /// The errors of every route that opens a state a client sends back.
-const STATE: &[&str] = &[
-    "unknown-ruleset",
-    "invalid-ruleset",
-    "invalid-state",
-    "tampered-state",
-    "stale-state",
-    "replay-guard-unavailable",
-    "missing-seat-key",
-    "forbidden-seat",
+const STATE: &[ProblemCode] = &[
+    UnknownRuleset,
+    InvalidRuleset,
+    InvalidState,
+    TamperedState,
+    StaleState,
+    GuardUnavailable,
+    MissingSeatKey,
+    ForbiddenSeat,
 ];
 
 /// Every route, in the order the server tries them: a path without parameters comes before a
@@ -47,78 +46,68 @@ pub fn routes() -> Vec<Route> {
             .errors(BODY)
             .errors(ENGINE)
             .errors(&[
-                "invalid-card",
-                "invalid-deck",
-                "unknown-ruleset",
-                "unknown-option",
-                "incompatible-options",
-                "invalid-ruleset",
-                "script-error",
-                "unknown-seat",
-                "invalid-target",
-                "unknown-level",
-                "no-human-seat",
-                "bot-seat",
-                "deck-not-allowed",
-                "state-too-large",
-                "internal-error",
+                InvalidCard,
+                InvalidDeck,
+                UnknownRuleset,
+                UnknownOption,
+                IncompatibleOptions,
+                InvalidRuleset,
+                ScriptError,
+                UnknownSeat,
+                InvalidTarget,
+                UnknownLevel,
+                NoHumanSeat,
+                BotSeat,
+                DeckNotAllowed,
+                StateTooLarge,
+                Internal,
             ]),
         Route::of(games::step)
             .errors(BODY)
             .errors(ENGINE)
             .errors(STATE)
             .errors(&[
-                "invalid-card",
-                "illegal-action",
-                "script-error",
-                "invalid-deck",
-                "unknown-seat",
-                "state-too-large",
-                "internal-error",
+                InvalidCard,
+                IllegalAction,
+                ScriptError,
+                InvalidDeck,
+                UnknownSeat,
+                StateTooLarge,
+                Internal,
             ]),
         Route::of(games::view)
             .errors(BODY)
             .errors(ENGINE)
             .errors(STATE)
-            .errors(&["unknown-seat", "internal-error"]),
+            .errors(&[UnknownSeat, Internal]),
         Route::of(bots::suggest)
             .errors(BODY)
             .errors(ENGINE)
             .errors(STATE)
-            .errors(&[
-                "unknown-seat",
-                "unknown-level",
-                "not-your-turn",
-                "internal-error",
-            ]),
+            .errors(&[UnknownSeat, UnknownLevel, NotYourTurn, Internal]),
         Route::of(rulesets::list),
         Route::of(rulesets::check)
             .errors(BODY)
             .errors(ENGINE)
-            .errors(&[
-                "invalid-ruleset",
-                "unknown-option",
-                "incompatible-options",
-                "internal-error",
-            ]),
+            .errors(&[InvalidRuleset, UnknownOption, IncompatibleOptions, Internal]),
         Route::of(rulesets::get).errors(ENGINE).errors(&[
-            "unknown-ruleset",
-            "invalid-ruleset",
-            "unknown-option",
-            "incompatible-options",
-            "internal-error",
+            UnknownRuleset,
+            InvalidRuleset,
+            UnknownOption,
+            IncompatibleOptions,
+            Internal,
         ]),
         Route::of(hands::analyze)
             .errors(BODY)
             .errors(ENGINE)
             .errors(&[
-                "invalid-card",
-                "invalid-hand",
-                "unknown-ruleset",
-                "invalid-ruleset",
-                "unknown-option",
-                "incompatible-options",
-                "internal-error",
+                InvalidCard,
+                InvalidHand,
+                UnknownRuleset,
+                InvalidRuleset,
+                UnknownOption,
+                IncompatibleOptions,
+                Internal,
             ]),
         Route::of(health::healthz),
         Route::of(health::openapi_json),
@@ -133,10 +122,7 @@ pub struct Route {
     pub method: HttpMethod,
     /// Every problem `type` code the route can answer besides `not-found` and
     /// `method-not-allowed` (which any path can answer).
-    pub errors: Vec<&'static str>,
-    operation: fn() -> Operation,
-    tags: fn() -> Vec<&'static str>,
-    schemas: fn(&mut Vec<(String, RefOr<Schema>)>),
+    pub errors: Vec<ProblemCode>,
     register: Box<dyn FnOnce(&mut web::ServiceConfig)>,
 }
 
@@ -144,7 +130,7 @@ impl Route {
     /// The route of a handler that carries both an actix route attribute and `#[utoipa::path]`.
     fn of<H>(handler: H) -> Route
     where
-        H: HttpServiceFactory + utoipa::Path + SchemaReferences + Tags<'static> + 'static,
+        H: HttpServiceFactory + utoipa::Path + 'static,
     {
         let methods = H::methods();
         let method = match methods.as_slice() {
@@ -155,36 +141,24 @@ impl Route {
             path: H::path(),
             method,
             errors: Vec::new(),
-            operation: H::operation,
-            tags: H::tags,
-            schemas: H::schemas,
             register: Box::new(move |cfg| {
                 cfg.service(handler);
             }),
         }
     }
 
-    fn errors(mut self, codes: &[&'static str]) -> Route {
+    fn errors(mut self, codes: &[ProblemCode]) -> Route {
         for code in codes {
             if !self.errors.contains(code) {
-                self.errors.push(code);
+                self.errors.push(*code);
             }
         }
         self
     }
 
-    /// The OpenAPI operation, as the handler's `#[utoipa::path]` describes it (without the error
-    /// responses, which the document adds from [`Route::errors`]).
-    pub fn operation(&self) -> Operation {
-        let mut operation = (self.operation)();
-        let tags = operation.tags.get_or_insert_with(Vec::new);
-        tags.extend((self.tags)().into_iter().map(str::to_string));
-        operation
-    }
-
-    /// The schemas the operation names, with the schemas they name.
-    pub fn schemas(&self, into: &mut Vec<(String, RefOr<Schema>)>) {
-        (self.schemas)(into)
+    /// Registers the route's handler.
+    pub fn register(self, cfg: &mut web::ServiceConfig) {
+        (self.register)(cfg)
     }
 
     /// The method in upper case, as HTTP writes it.
@@ -217,29 +191,6 @@ fn method_name(method: &HttpMethod) -> &'static str {
         HttpMethod::Head => "HEAD",
         HttpMethod::Patch => "PATCH",
         HttpMethod::Trace => "TRACE",
-    }
-}
-
-/// Registers every route in order; after the routes of a path, any other method on that path
-/// answers `405` (so `GET /v1/rulesets/check` is not the ruleset `check`).
-pub fn register(cfg: &mut web::ServiceConfig) {
-    let mut done: Vec<String> = Vec::new();
-    let routes = routes();
-    let paths: Vec<String> = routes.iter().map(|r| r.path.clone()).collect();
-    let mut routes: Vec<Option<Route>> = routes.into_iter().map(Some).collect();
-    for path in paths {
-        if done.contains(&path) {
-            continue;
-        }
-        for slot in routes.iter_mut() {
-            if slot.as_ref().is_some_and(|r| r.path == path)
-                && let Some(route) = slot.take()
-            {
-                (route.register)(cfg);
-            }
-        }
-        cfg.service(web::resource(path.as_str()).to(super::not_found));
-        done.push(path);
     }
 }
 

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use crate::ruleset::{Ruleset, RulesetRef};
 
-use super::games::to_json;
+use super::answer::to_json;
 use super::{ApiError, AppState, Variant};
 use crate::rules::{HookInfo, OptionInfo, RulesRow, RulesetInfo, rules_table};
 

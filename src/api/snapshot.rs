@@ -6,6 +6,10 @@ use utoipa::ToSchema;
 use crate::engine::{Action, Event, Game, GameRef, Scores, SeatView, State};
 use crate::seat::Seat;
 
+use std::io;
+
+use super::BODY_LIMIT;
+use super::limits::STATE_ROOM;
 use super::seats::{Audience, SeatKey};
 use super::{ApiError, AppState, Variant};
 
@@ -135,5 +139,36 @@ impl Snapshot {
             scores,
             seats: None,
         })
+    }
+}
+
+/// `422 state-too-large` when `state` would not fit, with room to spare, in the body of the
+/// requests that continue the game; `remedy` tells the client what makes it smaller.
+pub fn check_state_fits(state: &StateOutput, remedy: &str) -> Result<(), ApiError> {
+    let mut count = ByteCount(0);
+    serde_json::to_writer(&mut count, state)
+        .map_err(|e| ApiError::Internal(format!("the state does not serialise: {e}")))?;
+    let room = BODY_LIMIT - STATE_ROOM;
+    if count.0 > room {
+        return Err(ApiError::StateTooLarge(format!(
+            "this game's state would be {} bytes, and every request that continues the game must \
+             carry it: at most {room} bytes (the body limit of {BODY_LIMIT} less {STATE_ROOM} for \
+             the action and the state's growth); {remedy}",
+            count.0
+        )));
+    }
+    Ok(())
+}
+
+struct ByteCount(usize);
+
+impl io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }

@@ -23,14 +23,17 @@ pub enum Page {
     Rules,
     /// The context of every hook point, its decision and what the engine checks (docs/hooks.md).
     Hooks,
+    /// The table of problem codes: when each is answered, with its status (in docs/http.md).
+    Problems,
 }
 
 impl Page {
-    /// The file of the repository the page is committed as.
+    /// The file of the repository the page is committed as (or in).
     pub fn file(self) -> &'static str {
         match self {
             Page::Rules => "docs/rules.md",
             Page::Hooks => "docs/hooks.md",
+            Page::Problems => "docs/http.md",
         }
     }
 
@@ -39,6 +42,7 @@ impl Page {
         match self {
             Page::Rules => rules_markdown(&Catalog::builtin()),
             Page::Hooks => super::hook_docs::hooks_markdown(),
+            Page::Problems => Ok(crate::api::problem::problems_markdown()),
         }
     }
 }

@@ -5,3 +5,4 @@ pub mod hook_docs;
 mod markdown;
 pub mod play;
 pub mod rules;
+pub mod serve;

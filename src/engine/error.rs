@@ -63,68 +63,52 @@ pub enum IllegalAction {
     MustLayOff,
 }
 
-impl IllegalAction {
-    /// Every [`reason`](IllegalAction::reason), in the order of the variants.
-    pub const REASONS: [&'static str; 26] = [
-        "match-over",
-        "no-such-seat",
-        "sitting-out",
-        "not-your-turn",
-        "hand-is-over",
-        "hand-not-over",
-        "decide-on-upcard",
-        "upcard-not-offered",
-        "nothing-to-pass",
-        "must-draw-first",
-        "already-drew",
-        "stock-only",
-        "discard-pile-empty",
-        "stock-exhausted",
-        "last-discard-only-to-go-out",
-        "must-go-out",
-        "not-in-hand",
-        "taken-card-discard",
-        "no-knocking",
-        "over-knock-limit",
-        "not-gin",
-        "no-big-gin",
-        "not-big-gin",
-        "invalid-melds",
-        "no-lay-off",
-        "must-lay-off",
-    ];
+/// Declares each variant's stable [`reason`](IllegalAction::reason) code once, and the list of
+/// them all.
+macro_rules! reasons {
+    ($($variant:ident => $code:literal,)*) => {
+        impl IllegalAction {
+            /// Every [`reason`](IllegalAction::reason), in the order of the variants.
+            pub const REASONS: &[&'static str] = &[$($code,)*];
 
-    /// A stable code for the kind of refusal, for programs to branch on (the message is for people).
-    pub fn reason(&self) -> &'static str {
-        match self {
-            IllegalAction::MatchOver => "match-over",
-            IllegalAction::NoSuchSeat(_) => "no-such-seat",
-            IllegalAction::SittingOut(_) => "sitting-out",
-            IllegalAction::NotYourTurn { .. } => "not-your-turn",
-            IllegalAction::HandIsOver => "hand-is-over",
-            IllegalAction::HandNotOver => "hand-not-over",
-            IllegalAction::DecideOnUpcard => "decide-on-upcard",
-            IllegalAction::UpcardNotOffered => "upcard-not-offered",
-            IllegalAction::NothingToPass => "nothing-to-pass",
-            IllegalAction::MustDraw => "must-draw-first",
-            IllegalAction::AlreadyDrew => "already-drew",
-            IllegalAction::StockOnly => "stock-only",
-            IllegalAction::DiscardPileEmpty => "discard-pile-empty",
-            IllegalAction::StockExhausted(_) => "stock-exhausted",
-            IllegalAction::LastDiscardOnly => "last-discard-only-to-go-out",
-            IllegalAction::MustGoOut => "must-go-out",
-            IllegalAction::NotInHand(_) => "not-in-hand",
-            IllegalAction::TakenCard(_) => "taken-card-discard",
-            IllegalAction::NoKnocking => "no-knocking",
-            IllegalAction::OverKnockLimit { .. } => "over-knock-limit",
-            IllegalAction::NotGin(_) => "not-gin",
-            IllegalAction::NoBigGin => "no-big-gin",
-            IllegalAction::NotBigGin => "not-big-gin",
-            IllegalAction::Melds(_) => "invalid-melds",
-            IllegalAction::NoLayOff => "no-lay-off",
-            IllegalAction::MustLayOff => "must-lay-off",
+            /// A stable code for the kind of refusal, for programs to branch on (the message is
+            /// for people).
+            pub fn reason(&self) -> &'static str {
+                match self {
+                    $(IllegalAction::$variant { .. } => $code,)*
+                }
+            }
         }
-    }
+    };
+}
+
+reasons! {
+    MatchOver => "match-over",
+    NoSuchSeat => "no-such-seat",
+    SittingOut => "sitting-out",
+    NotYourTurn => "not-your-turn",
+    HandIsOver => "hand-is-over",
+    HandNotOver => "hand-not-over",
+    DecideOnUpcard => "decide-on-upcard",
+    UpcardNotOffered => "upcard-not-offered",
+    NothingToPass => "nothing-to-pass",
+    MustDraw => "must-draw-first",
+    AlreadyDrew => "already-drew",
+    StockOnly => "stock-only",
+    DiscardPileEmpty => "discard-pile-empty",
+    StockExhausted => "stock-exhausted",
+    LastDiscardOnly => "last-discard-only-to-go-out",
+    MustGoOut => "must-go-out",
+    NotInHand => "not-in-hand",
+    TakenCard => "taken-card-discard",
+    NoKnocking => "no-knocking",
+    OverKnockLimit => "over-knock-limit",
+    NotGin => "not-gin",
+    NoBigGin => "no-big-gin",
+    NotBigGin => "not-big-gin",
+    Melds => "invalid-melds",
+    NoLayOff => "no-lay-off",
+    MustLayOff => "must-lay-off",
 }
 
 fn seat_list(seats: &[Seat]) -> String {

@@ -7,6 +7,7 @@ mod variants;
 
 mod analyze_cli;
 mod api;
+mod architecture;
 mod authored;
 mod balancer;
 mod bots;

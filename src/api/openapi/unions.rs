@@ -274,3 +274,24 @@ pub fn lift_descriptions(doc: &mut Value) {
         }
     }
 }
+
+/// A string property that holds the tag of a union (`SeatView.phase` names a `Phase`) gets the
+/// union's tags as its `enum`, so that clients type it: the tags are written once, on the union.
+pub fn enum_of_tags(doc: &mut Value, property: &str, union: &str) {
+    let tags: Vec<Value> = doc
+        .pointer(&format!(
+            "/components/schemas/{union}/discriminator/mapping"
+        ))
+        .and_then(Value::as_object)
+        .map(|mapping| mapping.keys().map(|k| Value::String(k.clone())).collect())
+        .unwrap_or_default();
+    if tags.is_empty() {
+        return;
+    }
+    if let Some(schema) = doc
+        .pointer_mut(&format!("/components/schemas/{property}"))
+        .and_then(Value::as_object_mut)
+    {
+        schema.insert("enum".into(), Value::Array(tags));
+    }
+}

@@ -6,45 +6,46 @@ use serde_json::{Map, Value, json};
 use crate::cards::Card;
 use crate::seat::Seat;
 
-use super::error::ApiError;
-use super::routes::Route;
+use crate::api::error::ApiError;
+use crate::api::problem::ProblemCode as P;
+use crate::api::routes::Route;
 
 /// A typical error of each code, as documented.
-pub fn example_error(code: &str) -> Option<ApiError> {
+pub fn example_error(code: P) -> Option<ApiError> {
     Some(match code {
-        "invalid-json" => ApiError::InvalidJson(
+        P::InvalidJson => ApiError::InvalidJson(
             "missing field `action` at line 1 column 2048".into(),
         ),
-        "invalid-card" => ApiError::InvalidCard(
+        P::InvalidCard => ApiError::InvalidCard(
             "\"1D\" is not a card (write rank then suit, like \"TD\" or \"10D\" for the ten of diamonds) at line 1 column 24".into(),
         ),
-        "invalid-deck" => ApiError::InvalidDeck("the deck has 51 cards, not 52; lacks KS".into()),
-        "invalid-hand" => {
+        P::InvalidDeck => ApiError::InvalidDeck("the deck has 51 cards, not 52; lacks KS".into()),
+        P::InvalidHand => {
             ApiError::InvalidHand("a hand to analyze has 10 or 11 cards, not 9".into())
         }
-        "unknown-ruleset" => ApiError::UnknownRuleset {
+        P::UnknownRuleset => ApiError::UnknownRuleset {
             id: "canasta".into(),
             suggestion: None,
         },
-        "unknown-option" => ApiError::UnknownOption(
+        P::UnknownOption => ApiError::UnknownOption(
             "the ruleset does not offer the option \"jokers\"".into(),
         ),
-        "incompatible-options" => ApiError::IncompatibleOptions(
+        P::IncompatibleOptions => ApiError::IncompatibleOptions(
             "straight-gin replaces oklahoma: both decide when you may knock".into(),
         ),
-        "invalid-ruleset" => super::spec_examples::broken_ruleset()?,
-        "script-error" => ApiError::ScriptError(
+        P::InvalidRuleset => super::examples::broken_ruleset()?,
+        P::ScriptError => ApiError::ScriptError(
             "hook knock_limit failed: ran over its limit of 100000 operations".into(),
         ),
-        "invalid-state" => ApiError::InvalidState(vec![
+        P::InvalidState => ApiError::InvalidState(vec![
             "the state is not the one its log gives: at /tables/0/stock/0 it has \"7H\", where the \
              log's 12 actions give \"2C\""
                 .into(),
         ]),
-        "tampered-state" => ApiError::TamperedState(
+        P::TamperedState => ApiError::TamperedState(
             "the state token does not open with this server's secret (altered, cut, or sealed by another server)".into(),
         ),
-        "illegal-action" => ApiError::IllegalAction {
+        P::IllegalAction => ApiError::IllegalAction {
             detail: "deadwood 14 exceeds the knock limit 10".into(),
             reason: "over-knock-limit",
             legal_actions: vec![
@@ -56,62 +57,65 @@ pub fn example_error(code: &str) -> Option<ApiError> {
                 ),
             ],
         },
-        "unknown-seat" => {
+        P::UnknownSeat => {
             ApiError::UnknownSeat("there is no seat 2: this game has seats 0 to 1".into())
         }
-        "invalid-target" => ApiError::InvalidTarget(
+        P::InvalidTarget => ApiError::InvalidTarget(
             "a target of 0 points would end the match before it starts".into(),
         ),
-        "unknown-level" | "no-human-seat" => {
+        P::UnknownLevel | P::NoHumanSeat => {
             let bots = match code {
-                "unknown-level" => [("1", "expert")].as_slice(),
+                P::UnknownLevel => [("1", "expert")].as_slice(),
                 _ => &[("0", "basic"), ("1", "strong")],
             };
             let bots = bots
                 .iter()
                 .map(|&(s, l)| (s.to_string(), l.to_string()))
                 .collect();
-            return super::bots::parse_bots(Some(&bots), 2).err();
+            return super::super::bots::parse_bots(Some(&bots), 2).err();
         }
-        "bot-seat" => super::bots::bot_seat(Seat::new(1)),
-        "not-your-turn" => super::bots::not_to_act(Seat::new(1), &[Seat::new(0)]),
-        "payload-too-large" => ApiError::PayloadTooLarge {
-            limit: super::BODY_LIMIT,
+        P::BotSeat => super::super::bots::bot_seat(Seat::new(1)),
+        P::NotYourTurn => super::super::bots::not_to_act(Seat::new(1), &[Seat::new(0)]),
+        P::PayloadTooLarge => ApiError::PayloadTooLarge {
+            limit: crate::api::BODY_LIMIT,
         },
-        "missing-seat-key" => ApiError::MissingSeatKey(
+        P::MissingSeatKey => ApiError::MissingSeatKey(
             "this server binds play to seats: send the seat's key as Authorization: Bearer <key>"
                 .into(),
         ),
-        "forbidden-seat" => {
+        P::ForbiddenSeat => {
             ApiError::ForbiddenSeat("this key is seat 1's: it does not open seat 0".into())
         }
-        "deck-not-allowed" => ApiError::DeckNotAllowed(
+        P::DeckNotAllowed => ApiError::DeckNotAllowed(
             "this server binds play to seats and deals only decks nobody can foresee: leave out deck and decks".into(),
         ),
-        "stale-state" => ApiError::StaleState(
+        P::StaleState => ApiError::StaleState(
             "game 5f0c6a8e9b1d4e2fa3c47d21e0b9f8a6 has moved on since this state (move 16): continue from its latest state".into(),
         ),
-        "replay-guard-unavailable" => ApiError::GuardUnavailable(
+        P::GuardUnavailable => ApiError::GuardUnavailable(
             "the replay guard does not answer, so no step is accepted now: try again shortly"
                 .into(),
         ),
-        "unsupported-media-type" => ApiError::UnsupportedMediaType(
+        P::UnsupportedMediaType => ApiError::UnsupportedMediaType(
             "send the body as JSON with Content-Type: application/json".into(),
         ),
-        "request-timeout" => ApiError::RequestTimeout(
+        P::RequestTimeout => ApiError::RequestTimeout(
             "the request body did not arrive within 10000 ms: send the whole body promptly".into(),
         ),
-        "server-busy" => ApiError::ServerBusy(
+        P::ServerBusy => ApiError::ServerBusy(
             "the server is busy: all 2 engine threads stayed taken for 2000 ms; try again shortly"
                 .into(),
         ),
-        "state-too-large" => ApiError::StateTooLarge(
+        P::StateTooLarge => ApiError::StateTooLarge(
             "this game's state would be 258113 bytes, and every request that continues the game must carry it: at most 253952 bytes (the body limit of 262144 less 8192 for the action and the state's growth); make the authored ruleset or its scripts smaller".into(),
         ),
-        "internal-error" => {
+        P::Internal => {
             ApiError::Internal("the state could not be sealed: out of memory".into())
         }
-        _ => return None,
+        P::NotFound => ApiError::NotFound("/v1/game".into()),
+        P::MethodNotAllowed => ApiError::MethodNotAllowed(
+            "GET is not allowed on /v1/games/step: use POST".into(),
+        ),
     })
 }
 
@@ -129,7 +133,7 @@ pub fn add_error_responses(doc: &mut Value, routes: &[Route]) {
         };
         {
             let mut by_status: Vec<(u16, Vec<ApiError>)> = Vec::new();
-            for error in codes.iter().filter_map(|c| example_error(c)) {
+            for error in codes.iter().filter_map(|&c| example_error(c)) {
                 use actix_web::ResponseError;
                 let status = error.status_code().as_u16();
                 match by_status.iter_mut().find(|(s, _)| *s == status) {
@@ -149,13 +153,13 @@ pub fn add_error_responses(doc: &mut Value, routes: &[Route]) {
                 let mut response = json!({
                     "description": format!("Problem details; `type` is one of: {}", codes.join(", ")),
                     "content": {
-                        super::error::PROBLEM_JSON: {
+                        crate::api::error::PROBLEM_JSON: {
                             "schema": {"$ref": "#/components/schemas/Problem"},
                             "examples": examples
                         }
                     }
                 });
-                if codes.contains(&"server-busy") {
+                if codes.contains(&P::ServerBusy.as_str()) {
                     response["headers"] = json!({
                         "Retry-After": {
                             "description": "With `server-busy`: seconds to wait before trying again.",
@@ -178,8 +182,8 @@ mod tests {
     fn every_documented_error_has_an_example() {
         for route in routes() {
             for code in &route.errors {
-                let e = example_error(code).unwrap_or_else(|| panic!("no example of {code}"));
-                assert_eq!(e.code(), *code);
+                let e = example_error(*code).unwrap_or_else(|| panic!("no example of {code}"));
+                assert_eq!(e.problem_code(), *code);
             }
         }
     }

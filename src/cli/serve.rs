@@ -1,4 +1,4 @@
-//! `gin-rules serve`: the HTTP server around [`configure`](super::configure).
+//! `gin-rules serve`: the HTTP server around [`configure`](crate::api::configure).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,15 +11,17 @@ use actix_web::{App, HttpServer, http, web};
 use anyhow::{Context, bail};
 use tracing_subscriber::EnvFilter;
 
-use super::guard::{self, MemoryGuard, RedisGuard, ReplayGuard};
-use super::seal::Sealer;
-use super::{AppState, Catalog, Limits};
+use crate::api::guard::{self, MemoryGuard, RedisGuard, ReplayGuard};
+use crate::api::limits::{DEFAULT_BODY_TIMEOUT, DEFAULT_ENGINE_WAIT, DEFAULT_HEADER_TIMEOUT};
+use crate::api::seal::Sealer;
+use crate::api::{AppState, Catalog, Limits};
+use crate::rules::script::Budget;
 
 /// Where the server listens when neither `--addr` nor `GIN_RULES_ADDR` says.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 
 /// Options of `gin-rules serve`.
-#[derive(Clone, Debug, Default, clap::Args)]
+#[derive(Clone, Debug, clap::Args)]
 pub struct ServeArgs {
     /// Address to listen on, HOST:PORT [env: GIN_RULES_ADDR] [default: 127.0.0.1:8080]
     #[arg(long, value_name = "HOST:PORT")]
@@ -43,9 +45,9 @@ pub struct ServeArgs {
     /// with s, m, h or d [default: 24h]
     #[arg(long, value_name = "DURATION")]
     pub replay_guard_expiry: Option<String>,
-    /// How many games the memory replay guard remembers at most [default: 1000000]
-    #[arg(long, value_name = "N")]
-    pub replay_guard_capacity: Option<usize>,
+    /// How many games the memory replay guard remembers at most
+    #[arg(long, value_name = "N", default_value_t = guard::DEFAULT_CAPACITY)]
+    pub replay_guard_capacity: usize,
     /// Allow browser calls from this origin, e.g. http://localhost:5173, or * for any (repeatable)
     #[arg(long, value_name = "ORIGIN")]
     pub cors_origin: Vec<String>,
@@ -56,22 +58,56 @@ pub struct ServeArgs {
     /// of its own, off the workers [default: one per core]
     #[arg(long, value_name = "N")]
     pub engine_threads: Option<usize>,
-    /// How long a request waits for an engine thread before `503 server-busy` [default: 2s]
-    #[arg(long, value_name = "DURATION")]
-    pub engine_wait: Option<String>,
-    /// CPU time the hooks of one request may use together, e.g. 250ms [default: 250ms]
-    #[arg(long, value_name = "DURATION")]
-    pub script_budget: Option<String>,
+    /// How long a request waits for an engine thread before `503 server-busy`
+    #[arg(long, value_name = "DURATION", default_value_t = Span(DEFAULT_ENGINE_WAIT))]
+    pub engine_wait: Span,
+    /// CPU time the hooks of one request may use together, e.g. 250ms
+    #[arg(long, value_name = "DURATION", default_value_t = Span(Budget::default().time))]
+    pub script_budget: Span,
     /// How long a request body may take to arrive after its headers (`408 request-timeout`)
-    /// [default: 10s]
-    #[arg(long, value_name = "DURATION")]
-    pub body_timeout: Option<String>,
-    /// How long a client may take to send a request's headers [default: 5s]
-    #[arg(long, value_name = "DURATION")]
-    pub header_timeout: Option<String>,
+    #[arg(long, value_name = "DURATION", default_value_t = Span(DEFAULT_BODY_TIMEOUT))]
+    pub body_timeout: Span,
+    /// How long a client may take to send a request's headers
+    #[arg(long, value_name = "DURATION", default_value_t = Span(DEFAULT_HEADER_TIMEOUT))]
+    pub header_timeout: Span,
     /// Write logs as JSON lines instead of text (the level comes from RUST_LOG, default info)
     #[arg(long)]
     pub log_json: bool,
+}
+
+impl ServeArgs {
+    /// The options of a `gin-rules serve` given none (the environment still counts).
+    pub fn defaults() -> ServeArgs {
+        #[derive(clap::Parser)]
+        struct Only {
+            #[command(flatten)]
+            args: ServeArgs,
+        }
+        <Only as clap::Parser>::parse_from(["gin-rules"]).args
+    }
+}
+
+/// A time span given as an option: `250ms`, `2s`, `1m` (see [`parse_span`]), shown the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span(pub Duration);
+
+impl std::str::FromStr for Span {
+    type Err = anyhow::Error;
+
+    fn from_str(text: &str) -> anyhow::Result<Span> {
+        parse_span(text).map(Span)
+    }
+}
+
+impl std::fmt::Display for Span {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = self.0.as_millis();
+        match ms {
+            ms if ms % 60_000 == 0 => write!(f, "{}m", ms / 60_000),
+            ms if ms % 1000 == 0 => write!(f, "{}s", ms / 1000),
+            ms => write!(f, "{ms}ms"),
+        }
+    }
 }
 
 /// Reads the secrets: `--secret-file`, else `GIN_RULES_SECRET`, else none.
@@ -158,21 +194,9 @@ pub fn limits(args: &ServeArgs) -> anyhow::Result<Limits> {
         }
         limits.engine_threads = n;
     }
-    let span = |given: &Option<String>, flag: &str| -> anyhow::Result<Option<Duration>> {
-        given
-            .as_deref()
-            .map(|t| parse_span(t).with_context(|| flag.to_string()))
-            .transpose()
-    };
-    if let Some(d) = span(&args.engine_wait, "--engine-wait")? {
-        limits.engine_wait = d;
-    }
-    if let Some(d) = span(&args.script_budget, "--script-budget")? {
-        limits.script_budget.time = d;
-    }
-    if let Some(d) = span(&args.body_timeout, "--body-timeout")? {
-        limits.body_timeout = d;
-    }
+    limits.engine_wait = args.engine_wait.0;
+    limits.script_budget.time = args.script_budget.0;
+    limits.body_timeout = args.body_timeout.0;
     Ok(limits)
 }
 
@@ -191,9 +215,7 @@ fn load_guard(args: &ServeArgs) -> anyhow::Result<Option<ReplayGuard>> {
     };
     let spec = spec.trim();
     if spec == "memory" {
-        let capacity = args
-            .replay_guard_capacity
-            .unwrap_or(guard::DEFAULT_CAPACITY);
+        let capacity = args.replay_guard_capacity;
         if capacity < 2 {
             bail!("--replay-guard-capacity must be at least 2");
         }
@@ -279,15 +301,12 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     }
     let rulesets = state.catalog.list().len();
     let limits = *state.limits();
-    let header_timeout = match &args.header_timeout {
-        Some(t) => parse_span(t).context("--header-timeout")?,
-        None => Duration::from_secs(5),
-    };
+    let header_timeout = args.header_timeout.0;
     let origins = args.cors_origin.clone();
     let mut server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
-            .configure(super::configure)
+            .configure(crate::api::configure)
             .wrap(Condition::new(!origins.is_empty(), cors(&origins)))
             .wrap_fn(|req, srv| {
                 let log = tracing::enabled!(target: "gin_rules::http", tracing::Level::INFO);
@@ -378,7 +397,7 @@ fn cors(origins: &[String]) -> Cors {
 pub fn print_openapi() -> anyhow::Result<ExitCode> {
     use std::io::Write;
     std::io::stdout()
-        .write_all(super::openapi::document_text().as_bytes())
+        .write_all(crate::api::openapi::document_text().as_bytes())
         .context("cannot write the document")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -12,34 +12,23 @@ use utoipa::{Modify, OpenApi};
 
 use crate::engine::State;
 
-use super::routes::{Route, routes};
+use super::routes::routes;
+use super::{bots, games, hands, health, rulesets};
+
+mod errors;
+mod examples;
+mod unions;
 
 #[derive(OpenApi)]
 #[openapi(
     info(
         title = "gin-rules",
-        description = "Gin Rummy and its variants over HTTP, with the rules as data.\n\n\
-The server keeps no game state: every snapshot carries `state`, which the client sends back \
-verbatim with the next action. With a secret configured, `state` is an opaque sealed token; \
-without one it is the plain state object, fully validated on every request.\n\n\
-Every error is `application/problem+json` (RFC 9457) with a stable `type` code. Besides the \
-codes listed per operation, any path may answer `404 not-found` or `405 method-not-allowed`, \
-and any body over 256 KiB is refused with `413 payload-too-large`. A body must be sent as \
-`Content-Type: application/json` (`415 unsupported-media-type`) and arrive within the server's \
-body timeout, 10 s by default (`408 request-timeout`). Engine work runs on a fixed number of \
-threads: a request that waits too long for one gets `503 server-busy` with `Retry-After`, \
-and the hooks of one request share one budget of time and operations (`422 script-error` \
-beyond it).\n\n\
-A server started with `--seat-keys` binds play to seats: the deal's answer holds one key per \
-human seat (`seats`), `step`, `view` and `suggest` need `Authorization: Bearer <key>` (the \
-`seat_key` scheme), and every answer shows only what the key's seat may see. Without seat keys no \
-key is needed. A server with a replay guard refuses a state older than its game's latest (`409 \
-stale-state`).\n\n\
-Opponents: a deal may name `bots` (seat → level `random`, `basic` or `strong`); the server then \
-plays those seats within every request, from their own seat's view, until a human seat must act \
-or the match is over, and `events` include their actions. `POST /v1/games/suggest` answers what a \
-bot of a level would play for the seat to act (a hint, or an opponent a client runs itself).",
         license(name = "MIT OR Apache-2.0"),
+    ),
+    // The handlers of the route table (a test checks that the two name the same handlers).
+    paths(
+        games::create, games::step, games::view, bots::suggest, rulesets::list, rulesets::check,
+        rulesets::get, hands::analyze, health::healthz, health::openapi_json, health::docs
     ),
     components(schemas(State, super::error::Problem)),
     modifiers(&SeatKeyScheme),
@@ -75,21 +64,51 @@ impl Modify for SeatKeyScheme {
     }
 }
 
+/// The document's introduction, with the server's default limits.
+fn description() -> String {
+    format!(
+        "Gin Rummy and its variants over HTTP, with the rules as data.\n\n\
+The server keeps no game state: every snapshot carries `state`, which the client sends back \
+verbatim with the next action. With a secret configured, `state` is an opaque sealed token; \
+without one it is the plain state object, fully validated on every request.\n\n\
+Every error is `application/problem+json` (RFC 9457) with a stable `type` code. Besides the \
+codes listed per operation, any path may answer `404 not-found` or `405 method-not-allowed`, \
+and any body over {body_kib} KiB is refused with `413 payload-too-large`. A body must be sent as \
+`Content-Type: application/json` (`415 unsupported-media-type`) and arrive within the server's \
+body timeout, {timeout} s by default (`408 request-timeout`). Engine work runs on a fixed number of \
+threads: a request that waits too long for one gets `503 server-busy` with `Retry-After`, \
+and the hooks of one request share one budget of time and operations (`422 script-error` \
+beyond it).\n\n\
+A server started with `--seat-keys` binds play to seats: the deal's answer holds one key per \
+human seat (`seats`), `step`, `view` and `suggest` need `Authorization: Bearer <key>` (the \
+`seat_key` scheme), and every answer shows only what the key's seat may see. Without seat keys no \
+key is needed. A server with a replay guard refuses a state older than its game's latest (`409 \
+stale-state`).\n\n\
+Opponents: a deal may name `bots` (seat → level `random`, `basic` or `strong`); the server then \
+plays those seats within every request, from their own seat's view, until a human seat must act \
+or the match is over, and `events` include their actions. `POST /v1/games/suggest` answers what a \
+bot of a level would play for the seat to act (a hint, or an opponent a client runs itself).",
+        body_kib = super::BODY_LIMIT / 1024,
+        timeout = super::limits::DEFAULT_BODY_TIMEOUT.as_secs(),
+    )
+}
+
 /// The document as JSON, complete.
 pub fn document() -> Value {
     let routes = routes();
-    let mut doc =
-        serde_json::to_value(with_routes(ApiDoc::openapi(), &routes)).unwrap_or(Value::Null);
-    let real = super::spec_examples::collect();
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).unwrap_or(Value::Null);
+    let real = examples::collect();
     add_union_examples(&mut doc, &real);
-    super::spec_unions::name_variants(&mut doc, &["Action"]);
-    super::spec_unions::lift_descriptions(&mut doc);
-    match super::spec_examples::fill(&mut doc, &real) {
+    unions::name_variants(&mut doc, &["Action"]);
+    unions::lift_descriptions(&mut doc);
+    unions::enum_of_tags(&mut doc, "SeatView/properties/phase", "Phase");
+    match examples::fill(&mut doc, &real) {
         Ok(unreached) if unreached.is_empty() => {}
         Ok(unreached) => tracing::warn!(?unreached, "API document: schemas without a real example"),
         Err(e) => tracing::error!(error = %e, "the examples of the API document"),
     }
-    super::spec_errors::add_error_responses(&mut doc, &routes);
+    errors::add_error_responses(&mut doc, &routes);
+    doc["info"]["description"] = json!(description());
     // OpenAPI 3.1 names a license by its SPDX expression (generators ask for it).
     doc["info"]["license"]["identifier"] = json!("MIT OR Apache-2.0");
     add_links(&mut doc);
@@ -98,7 +117,7 @@ pub fn document() -> Value {
 }
 
 /// Every action, event and phase variant gets an example from a real game.
-fn add_union_examples(doc: &mut Value, real: &super::spec_examples::Examples) {
+fn add_union_examples(doc: &mut Value, real: &examples::Examples) {
     for (schema, examples) in [
         ("Action", &real.actions),
         ("Event", &real.events),
@@ -125,13 +144,9 @@ pub fn document_text() -> &'static str {
 
 /// The OpenAPI links between operations: how a client (and a stateful tester) goes on from an
 /// answer. By path, method and status: the link's name and its definition.
-fn links() -> Vec<(
-    &'static str,
-    &'static str,
-    &'static str,
-    &'static str,
-    Value,
-)> {
+fn links() -> Vec<(String, &'static str, &'static str, &'static str, Value)> {
+    let (create, step_path) = (path_of(games::create), path_of(games::step));
+    let (list, get) = (path_of(rulesets::list), path_of(rulesets::get));
     let step = json!({
         "operationId": "step",
         "description": "Play the first legal action on the game this answer holds.",
@@ -149,12 +164,12 @@ fn links() -> Vec<(
         }
     });
     vec![
-        ("/v1/games", "post", "201", "step", step.clone()),
-        ("/v1/games", "post", "201", "view", view.clone()),
-        ("/v1/games/step", "post", "200", "step", step),
-        ("/v1/games/step", "post", "200", "view", view),
+        (create.clone(), "post", "201", "step", step.clone()),
+        (create, "post", "201", "view", view.clone()),
+        (step_path.clone(), "post", "200", "step", step),
+        (step_path, "post", "200", "view", view),
         (
-            "/v1/rulesets",
+            list,
             "get",
             "200",
             "ruleset",
@@ -165,7 +180,7 @@ fn links() -> Vec<(
             }),
         ),
         (
-            "/v1/rulesets/{id}",
+            get,
             "get",
             "200",
             "deal",
@@ -176,6 +191,11 @@ fn links() -> Vec<(
             }),
         ),
     ]
+}
+
+/// The path of a handler, as its route attribute writes it.
+fn path_of<H: utoipa::Path>(_handler: H) -> String {
+    H::path()
 }
 
 fn add_links(doc: &mut Value) {
@@ -268,21 +288,6 @@ fn bound_integers(v: &mut Value) {
     }
 }
 
-/// The operations of the routes, at their paths, with the schemas they name.
-fn with_routes(mut api: utoipa::openapi::OpenApi, routes: &[Route]) -> utoipa::openapi::OpenApi {
-    let mut schemas = Vec::new();
-    for route in routes {
-        api.paths
-            .add_path_operation(&route.path, vec![route.method.clone()], route.operation());
-        route.schemas(&mut schemas);
-    }
-    let components = api.components.get_or_insert_with(Default::default);
-    for (name, schema) in schemas {
-        components.schemas.entry(name).or_insert(schema);
-    }
-    api
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,14 +312,14 @@ mod tests {
     #[test]
     fn every_schema_is_reached_by_a_real_value() {
         let mut doc = document();
-        let real = super::super::spec_examples::collect();
-        let unreached = super::super::spec_examples::fill(&mut doc, &real).unwrap();
+        let real = super::examples::collect();
+        let unreached = super::examples::fill(&mut doc, &real).unwrap();
         assert!(unreached.is_empty(), "{unreached:?}");
     }
 
     #[test]
     fn every_example_exchange_is_answered() {
-        let exchanges = super::super::spec_examples::exchanges().unwrap();
+        let exchanges = super::examples::exchanges().unwrap();
         assert!(exchanges.len() >= 8);
     }
 
@@ -329,7 +334,7 @@ mod tests {
             .filter_map(|op| op["operationId"].as_str())
             .collect();
         for (path, method, status, name, link) in links() {
-            let placed = &doc["paths"][path][method]["responses"][status]["links"][name];
+            let placed = &doc["paths"][&path][method]["responses"][status]["links"][name];
             assert_eq!(placed, &link, "the link {name} of {method} {path} {status}");
             let target = link["operationId"].as_str().unwrap();
             assert!(operations.contains(&target), "no operation {target}");

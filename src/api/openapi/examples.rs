@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::secrets::Secrets;
-use super::{ApiError, AppState, games, hands, health, rulesets};
+use crate::api::secrets::Secrets;
+use crate::api::{ApiError, AppState, games, hands, health, rulesets};
 use crate::bot::{Level, decide_for};
 use crate::engine::GameId;
 use crate::engine::{Game as Checked, NewGame};
@@ -151,7 +151,7 @@ fn record_events(out: &mut Examples, events: &[crate::engine::Event]) {
 pub const EXAMPLE_GAME: GameId = GameId(*b"gin-rules-sample");
 
 /// The authored ruleset of the examples: `examples/round-the-corner.yaml`.
-pub const AUTHORED_YAML: &str = include_str!("../../examples/round-the-corner.yaml");
+pub const AUTHORED_YAML: &str = include_str!("../../../examples/round-the-corner.yaml");
 
 /// An authored ruleset that does not load, for the examples of `invalid-ruleset`.
 pub const BROKEN_YAML: &str =
@@ -227,7 +227,7 @@ pub fn exchanges() -> Result<Vec<Exchange>, ApiError> {
     ));
     let suggest_request =
         json!({"state": dealt["state"], "seat": dealt["to_act"][0], "level": "strong"});
-    let (_, decision) = super::bots::advise(&app, None, parse(&suggest_request)?)?;
+    let (_, decision) = crate::api::bots::advise(&app, None, parse(&suggest_request)?)?;
     out.push(exchange(
         Some("SuggestRequest"),
         suggest_request,
@@ -302,7 +302,7 @@ pub fn exchanges() -> Result<Vec<Exchange>, ApiError> {
     // Seat keys as a server with this (published, so never to be used) secret issues them.
     if let Ok(secrets) = Secrets::parse(b"the example secret of the API document, never a real one")
     {
-        let keys = super::SeatKeys::new(std::sync::Arc::new(secrets))
+        let keys = crate::api::SeatKeys::new(std::sync::Arc::new(secrets))
             .issue(EXAMPLE_GAME, &[Seat::new(0), Seat::new(1)]);
         for key in keys {
             out.push(exchange(None, Value::Null, "SeatKey", to_value(&key)));

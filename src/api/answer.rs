@@ -1,0 +1,42 @@
+//! How a handler answers: JSON serialised on the engine's thread, and the answers made for one
+//! seat, told only if the state they read is not stale.
+
+use actix_web::http::header::ContentType;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+use crate::engine::GameRef;
+
+use super::{ApiError, AppState};
+
+/// A JSON answer from bytes serialised on the engine's thread.
+pub fn json_answer(mut res: actix_web::HttpResponseBuilder, body: Vec<u8>) -> HttpResponse {
+    res.content_type(ContentType::json()).body(body)
+}
+
+/// Serialises an answer (on the engine's thread: a state may be large).
+pub fn to_json(value: &impl serde::Serialize) -> Result<Vec<u8>, ApiError> {
+    serde_json::to_vec(value)
+        .map_err(|e| ApiError::Internal(format!("the answer does not serialise: {e}")))
+}
+
+/// The game a one-seat answer is about, and the answer or why there is none (told only if the
+/// state is not stale); the outer error is told at once.
+pub type SeatAnswer = Result<(GameRef, Result<Vec<u8>, ApiError>), ApiError>;
+
+/// Answers a request made for one seat that changes nothing: `work` runs behind the gate with the
+/// request's seat key, and its answer is told only if the state is not stale.
+pub async fn for_one_seat<B: Send + 'static>(
+    req: HttpRequest,
+    app: web::Data<AppState>,
+    body: B,
+    work: fn(&AppState, Option<&str>, B) -> SeatAnswer,
+) -> Result<HttpResponse, ApiError> {
+    let key = app.seat_key(&req)?.map(str::to_owned);
+    let on = app.clone();
+    let (game, answer) = app
+        .gate
+        .run(move || work(&on, key.as_deref(), body))
+        .await?;
+    app.check_fresh(game).await?;
+    Ok(json_answer(HttpResponse::Ok(), answer?))
+}

@@ -1,0 +1,135 @@
+//! Opening a state a client sends back: a sealed token opened, or a plain state parsed and
+//! checked against its ruleset, hooks and target.
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::engine::{Game, InvalidState, STATE_VERSION, State};
+use crate::rules::{ResolveError, Variant};
+use crate::ruleset::Target;
+
+use super::ApiError;
+use super::state::AppState;
+
+impl AppState {
+    /// Reads a `state` sent by a client: opens a sealed token (or refuses a plain state when
+    /// sealing), parses it and resolves its ruleset; [`Opened::game`] checks it.
+    pub fn open_state(&self, raw: &StateInput) -> Result<Opened, ApiError> {
+        let text = raw.0.get();
+        let state: State = match &self.sealer {
+            Some(sealer) => {
+                let token: String = serde_json::from_str(text).map_err(|_| {
+                    ApiError::TamperedState(
+                        "this server accepts only sealed states: send back the state token \
+                         exactly as it was returned"
+                            .into(),
+                    )
+                })?;
+                let bytes = sealer
+                    .open_bytes(&token)
+                    .map_err(|e| ApiError::TamperedState(e.to_string()))?;
+                serde_json::from_slice(&bytes).map_err(|e| {
+                    ApiError::TamperedState(format!("the sealed state does not read: {e}"))
+                })?
+            }
+            None => {
+                if text.trim_start().starts_with('"') {
+                    return Err(ApiError::TamperedState(
+                        "this server does not seal states and cannot open a token: send the \
+                         plain state object"
+                            .into(),
+                    ));
+                }
+                let state = parse_plain_state(text)?;
+                let variant = self.resolve(&state.ruleset)?;
+                return Ok(Opened {
+                    variant,
+                    state,
+                    sealed: false,
+                });
+            }
+        };
+        let variant = self.resolve(&state.ruleset)?;
+        Ok(Opened {
+            variant,
+            state,
+            sealed: true,
+        })
+    }
+}
+
+/// A state as a request sent it, with the variant its ruleset names; not yet checked.
+pub struct Opened {
+    pub variant: Arc<Variant>,
+    state: State,
+    /// Sealed by this server (a plain state's problems are all listed at once).
+    sealed: bool,
+}
+
+impl Opened {
+    /// The game to play: a plain state checked against its ruleset and hooks (its log played
+    /// again), a sealed one taken as this server made it; and its target against the options in
+    /// force (the engine sees only the resolved ruleset).
+    pub fn game(&self) -> Result<Game<'_>, ApiError> {
+        let variant = &self.variant;
+        let (rules, hooks, state) = (&variant.ruleset, variant.hooks.as_ref(), self.state.clone());
+        if !self.sealed {
+            let checked = Game::from_state(rules, hooks, state);
+            return check_plain_state(variant, checked, self.state.target);
+        }
+        let game = Game::from_sealed(rules, hooks, state)?;
+        variant
+            .check_target(game.target)
+            .map_err(|e| ApiError::InvalidState(vec![e.to_string()]))?;
+        Ok(game)
+    }
+}
+
+/// A plain state is checked against its ruleset and hooks, and its match target against the
+/// options: a target an option refuses is never dealt.
+fn check_plain_state<'v>(
+    variant: &Variant,
+    checked: Result<Game<'v>, InvalidState>,
+    target: Target,
+) -> Result<Game<'v>, ApiError> {
+    let mut problems = match &checked {
+        Ok(_) => Vec::new(),
+        Err(e) => e.problems.clone(),
+    };
+    if let Err(ResolveError::IncompatibleOptions { reason, .. }) = variant.check_target(target) {
+        problems.push(format!("no game is dealt with this target: {reason}"));
+    }
+    match checked {
+        Ok(game) if problems.is_empty() => Ok(game),
+        _ => Err(ApiError::InvalidState(problems)),
+    }
+}
+
+/// A plain state that does not even parse: the version first, as it explains most such cases.
+fn parse_plain_state(text: &str) -> Result<State, ApiError> {
+    serde_json::from_str(text).map_err(|e| {
+        #[derive(Deserialize)]
+        struct Versioned {
+            version: Option<serde_json::Value>,
+        }
+        let mut problems = Vec::new();
+        match serde_json::from_str::<Versioned>(text) {
+            Ok(Versioned { version: Some(v) }) if v != serde_json::json!(STATE_VERSION) => {
+                problems.push(format!(
+                    "format version {v} is not the supported version {STATE_VERSION}"
+                ));
+            }
+            _ => {}
+        }
+        problems.push(format!("the state does not read: {e}"));
+        ApiError::InvalidState(problems)
+    })
+}
+
+/// A `state` as it arrives: a sealed token (JSON string) or a plain state (JSON object), kept
+/// unparsed until the request knows which it expects.
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+pub struct StateInput(pub Box<RawValue>);
