@@ -140,16 +140,22 @@ fn flag(given: bool, env: &str) -> bool {
         })
 }
 
-/// A duration such as `90`, `90s`, `15m`, `24h` or `7d`.
-pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
+/// `text` as a whole number and the unit after it (`s` when none); `like` says what it should be.
+fn number_and_unit<'t>(text: &'t str, like: &str) -> anyhow::Result<(u64, &'t str)> {
     let t = text.trim();
     let (number, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
         Some(i) => t.split_at(i),
         None => (t, "s"),
     };
-    let n: u64 = number
+    let n = number
         .parse()
-        .with_context(|| format!("{text:?} is not a duration like 90s, 15m, 24h or 7d"))?;
+        .with_context(|| format!("{text:?} is not {like}"))?;
+    Ok((n, unit))
+}
+
+/// A duration such as `90`, `90s`, `15m`, `24h` or `7d`.
+pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
+    let (n, unit) = number_and_unit(text, "a duration like 90s, 15m, 24h or 7d")?;
     let seconds = match unit {
         "s" => n,
         "m" => n.saturating_mul(60),
@@ -165,14 +171,7 @@ pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
 
 /// A time span such as `250ms`, `2s` or `1m` (a bare number is seconds), more than zero.
 pub fn parse_span(text: &str) -> anyhow::Result<Duration> {
-    let t = text.trim();
-    let (number, unit) = match t.find(|c: char| !c.is_ascii_digit()) {
-        Some(i) => t.split_at(i),
-        None => (t, "s"),
-    };
-    let n: u64 = number
-        .parse()
-        .with_context(|| format!("{text:?} is not a time like 250ms, 2s or 1m"))?;
+    let (n, unit) = number_and_unit(text, "a time like 250ms, 2s or 1m")?;
     let span = match unit {
         "ms" => Duration::from_millis(n),
         "s" => Duration::from_secs(n),
