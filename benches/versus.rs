@@ -29,7 +29,7 @@ use gin_rummy as jdh8;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use common::legal as legal_actions;
+use common::{hand_in_place, legal as legal_actions};
 
 /// Deals in turn, the same for both engines.
 const DEALS: usize = 1024;
@@ -97,22 +97,7 @@ fn ours(
     (legal, events): &mut (Vec<Action>, Vec<Event>),
     moves: Lister,
 ) -> usize {
-    let Some(mut game) = ours_deal(rules, deal) else {
-        return 0;
-    };
-    let mut steps = 0;
-    loop {
-        moves(&game, legal);
-        if legal.is_empty() {
-            return steps;
-        }
-        let a = &legal[rng.random_range(0..legal.len())];
-        events.clear();
-        if game.apply(a, events).is_err() {
-            return steps;
-        }
-        steps += 1;
-    }
+    hand_in_place(ours_deal(rules, deal), rng, legal, events, moves)
 }
 
 /// The moves of a hand in which nobody goes out (upcard, draws, discards), read from the state:
