@@ -135,11 +135,20 @@ fn ours_stepping(state: &Game, out: &mut Vec<Action>) {
             let Some(r) = table.role(seat) else {
                 return;
             };
+            // Written from a slice, whose length `extend` knows, as `legal_actions` does.
+            let mut cards = [table.upcard; 52];
+            let mut n = 0;
             for card in table.hands[r] {
                 if Some(card) != *taken {
-                    out.push(Action::new(seat, ActionKind::Discard { card }));
+                    cards[n] = card;
+                    n += 1;
                 }
             }
+            out.extend(
+                cards[..n]
+                    .iter()
+                    .map(|&card| Action::new(seat, ActionKind::Discard { card })),
+            );
         }
         _ => {}
     }
