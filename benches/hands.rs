@@ -67,8 +67,7 @@ fn hands(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             black_box(hand_in_place(
-                &rules,
-                seed,
+                deal(&rules, seed),
                 &mut rng,
                 &mut legal,
                 &mut events,

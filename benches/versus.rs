@@ -1,29 +1,104 @@
-//! This engine against jdh8's `gin-rummy` crate (0.1.3), in one process: a whole hand of uniformly
-//! random legal play with each, from the deal to the end of the hand. Both list every legal action
-//! at every step (the discards, each knock and gin that the hand allows, big gin, the upcard and
-//! the draws, and for the defender: no lay-off, or the best one) and play one of them at random.
-//! `gin-rummy` has no list of legal actions, so the bench lists them with its public API:
-//! `deadwood` of the hand less each card for the knocks, `Meld::extended` for the lay-offs.
+//! This engine against jdh8's `gin-rummy` crate (0.1.3), in one process and on the same deals:
+//! whole hands from the deal to the end, each move picked at random among those listed.
+//!
+//! - "stepping": nobody goes out (the upcard, draws and discards), so a hand is what its ~60 steps
+//!   cost, with the deal.
+//! - "random legal play": every legal action is listed at every step (the discards, each knock
+//!   and gin the hand allows, big gin, the upcard and the draws, and for the defender: no lay-off,
+//!   or the best one). `gin-rummy` has no list of legal actions, so the bench lists them with its
+//!   public API, two ways: `deadwood` of the hand less each card (a solve per discard), or one
+//!   `best_melds` of the hand a turn (a discard of deadwood that leaves the rest within the knock
+//!   limit: exact for those, though it misses the rare knock that breaks a meld of four).
+//!
+//! Both deal from the same shuffled decks, given whole: this engine through `NewGame::decks`,
+//! `gin-rummy` through `Round::from_deal`.
 
 use std::hint::black_box;
 
 mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gin_rules::engine::{Action, ActionKind, Game, Phase, Source};
-use gin_rules::ruleset::Ruleset;
+use gin_rules::cards::Card;
+use gin_rules::engine::{
+    Action, ActionKind, Event, Game, GameId, NewGame, Phase, Source, shuffled_deck,
+};
+use gin_rules::engine::hooks::NoHooks;
+use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
+use gin_rules::seat::{Seat, TableNo};
 use gin_rummy as jdh8;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use common::{hand_in_place, legal as legal_actions};
 
-/// The moves of a hand in which nobody goes out (upcard, draws, discards), read from the state:
-/// what stepping costs without the going-out check.
+/// Deals in turn, the same for both engines.
+const DEALS: usize = 1024;
+
+/// One deal in both engines' terms: our deck (top first) and `gin-rummy`'s cards.
+struct Deal {
+    deck: Vec<Card>,
+    /// The first player's hand, the dealer's, the upcard, and the stock (last drawn first).
+    theirs: ([jdh8::Hand; 2], jdh8::Card, Vec<jdh8::Card>),
+}
+
+fn deals() -> Vec<Deal> {
+    (0..DEALS as u64)
+        .map(|seed| {
+            let deck = shuffled_deck(seed, 0, TableNo::new(0));
+            let card = |c: &Card| -> jdh8::Card {
+                c.to_string()
+                    .parse()
+                    .unwrap_or_else(|_| panic!("gin-rummy reads {c}"))
+            };
+            let mut hands = [jdh8::Hand::EMPTY; 2];
+            for (i, c) in deck[..20].iter().enumerate() {
+                hands[i % 2].insert(card(c));
+            }
+            let stock = deck[21..].iter().rev().map(card).collect();
+            Deal {
+                theirs: (hands, card(&deck[20]), stock),
+                deck,
+            }
+        })
+        .collect()
+}
+
+/// Our hand of `deal`, the second seat dealing (as `Player::One` deals theirs).
+fn ours_deal<'r>(rules: &'r Ruleset, deal: &Deal) -> Option<Game<'r>> {
+    let reference = RulesetRef::named("standard");
+    let game = NewGame {
+        ruleset: reference,
+        seed: 0,
+        id: Some(GameId([0; 16])),
+        target: Some(Target::SingleHand),
+        dealer: Some(Seat::new(1)),
+        decks: vec![deal.deck.clone()],
+    };
+    Game::deal(rules, &NoHooks, game)
+        .ok()
+        .map(|dealt| dealt.game)
+}
+
 /// What lists the moves of our hand.
 type Lister = fn(&Game, &mut Vec<Action>);
 
-fn ours_moves(state: &Game, out: &mut Vec<Action>) {
+/// A bench group: its name, how our moves are listed, and each peer's name and listing.
+type Group = (&'static str, Lister, &'static [(&'static str, GoingOut)]);
+
+/// A hand of ours played in place with reused buffers; the steps it took.
+fn ours(
+    rules: &Ruleset,
+    deal: &Deal,
+    rng: &mut ChaCha8Rng,
+    (legal, events): &mut (Vec<Action>, Vec<Event>),
+    moves: Lister,
+) -> usize {
+    hand_in_place(ours_deal(rules, deal), rng, legal, events, moves)
+}
+
+/// The moves of a hand in which nobody goes out (upcard, draws, discards), read from the state:
+/// what stepping costs without the going-out check.
+fn ours_stepping(state: &Game, out: &mut Vec<Action>) {
     out.clear();
     let Some(table) = state.tables.first() else {
         return;
@@ -56,11 +131,20 @@ fn ours_moves(state: &Game, out: &mut Vec<Action>) {
             let Some(r) = table.role(seat) else {
                 return;
             };
+            // Written from a slice, whose length `extend` knows, as `legal_actions` does.
+            let mut cards = [table.upcard; 52];
+            let mut n = 0;
             for card in table.hands[r] {
                 if Some(card) != *taken {
-                    out.push(Action::new(seat, ActionKind::Discard { card }));
+                    cards[n] = card;
+                    n += 1;
                 }
             }
+            out.extend(
+                cards[..n]
+                    .iter()
+                    .map(|&card| Action::new(seat, ActionKind::Discard { card })),
+            );
         }
         _ => {}
     }
@@ -79,13 +163,24 @@ enum Move {
     LayOffAll,
 }
 
-/// Every legal move of `round`. `forced`: both players passed the upcard, so this first draw is
-/// from the stock; `taken`: the card just taken from the discard pile.
+/// How the going-out moves of a `gin-rummy` round are listed.
+#[derive(Clone, Copy)]
+enum GoingOut {
+    /// Not at all: nobody knocks or goes gin.
+    Never,
+    /// `deadwood` of the hand less each card.
+    SolvePerDiscard,
+    /// One `best_melds` of the hand: the discards of deadwood that leave the rest within the limit.
+    SolvePerTurn,
+}
+
+/// Every move of `round` that `going_out` lists. `forced`: both players passed the upcard, so
+/// this first draw is from the stock; `taken`: the card just taken from the discard pile.
 fn their_moves(
     round: &jdh8::Round,
     forced: bool,
     taken: Option<jdh8::Card>,
-    going_out: bool,
+    going_out: GoingOut,
     out: &mut Vec<Move>,
 ) {
     out.clear();
@@ -104,16 +199,34 @@ fn their_moves(
         jdh8::Phase::Discard => {
             let limit = round.knock_limit();
             for card in hand {
-                if Some(card) == taken {
-                    continue;
-                }
-                out.push(Move::Discard(card));
-                if going_out && jdh8::deadwood(hand - card.into()) <= limit {
-                    out.push(Move::Knock(card));
+                if Some(card) != taken {
+                    out.push(Move::Discard(card));
                 }
             }
-            if going_out && round.rules().big_gin_bonus.is_some() && jdh8::deadwood(hand) == 0 {
-                out.push(Move::BigGin);
+            match going_out {
+                GoingOut::Never => {}
+                GoingOut::SolvePerDiscard => {
+                    for card in hand {
+                        if Some(card) != taken && jdh8::deadwood(hand - card.into()) <= limit {
+                            out.push(Move::Knock(card));
+                        }
+                    }
+                    if round.rules().big_gin_bonus.is_some() && jdh8::deadwood(hand) == 0 {
+                        out.push(Move::BigGin);
+                    }
+                }
+                GoingOut::SolvePerTurn => {
+                    let best = jdh8::best_melds(hand);
+                    let deadwood = best.deadwood();
+                    for card in best.deadwood_cards() {
+                        if Some(card) != taken && deadwood - card.rank.deadwood() <= limit {
+                            out.push(Move::Knock(card));
+                        }
+                    }
+                    if round.rules().big_gin_bonus.is_some() && deadwood == 0 {
+                        out.push(Move::BigGin);
+                    }
+                }
             }
         }
         jdh8::Phase::Layoff => {
@@ -129,10 +242,20 @@ fn their_moves(
     }
 }
 
-/// A hand of `gin-rummy`, played in place with one reused buffer; the steps it took. Without
-/// `going_out`, nobody knocks or goes gin.
-fn theirs(rng: &mut ChaCha8Rng, moves: &mut Vec<Move>, going_out: bool) -> usize {
-    let mut round = jdh8::Round::deal(jdh8::Rules::default(), jdh8::Player::One, rng);
+/// A hand of `gin-rummy` dealt as `deal`, played in place with one reused buffer; the steps it
+/// took.
+fn theirs(deal: &Deal, rng: &mut ChaCha8Rng, moves: &mut Vec<Move>, going_out: GoingOut) -> usize {
+    let (hands, upcard, stock) = &deal.theirs;
+    let dealt = jdh8::Round::from_deal(
+        jdh8::Rules::default(),
+        jdh8::Player::One,
+        [hands[1], hands[0]],
+        *upcard,
+        stock.clone(),
+    );
+    let Ok(mut round) = dealt else {
+        return 0;
+    };
     let (mut passes, mut forced, mut taken) = (0, false, None);
     let mut steps = 0;
     loop {
@@ -184,68 +307,79 @@ fn theirs(rng: &mut ChaCha8Rng, moves: &mut Vec<Move>, going_out: bool) -> usize
 
 fn versus(c: &mut Criterion) {
     let rules = Ruleset::standard();
-    // Both play whole hands (no step refused), and hands of about the same length.
+    let deals = deals();
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let (mut legal, mut events, mut moves) = (Vec::new(), Vec::new(), Vec::new());
-    let n = 2000;
-    let ours_steps: usize = (0..n)
-        .map(|seed| {
-            hand_in_place(
-                &rules,
-                seed,
-                &mut rng,
-                &mut legal,
-                &mut events,
-                legal_actions,
-            )
-        })
-        .sum();
-    let their_steps: usize = (0..n).map(|_| theirs(&mut rng, &mut moves, true)).sum();
-    let our_stepping: usize = (0..n)
-        .map(|seed| hand_in_place(&rules, seed, &mut rng, &mut legal, &mut events, ours_moves))
-        .sum();
-    let their_stepping: usize = (0..n).map(|_| theirs(&mut rng, &mut moves, false)).sum();
-    eprintln!(
-        "steps a hand: gin-rules {:.1}, gin-rummy {:.1}; without going out {:.1} and {:.1}",
-        ours_steps as f64 / n as f64,
-        their_steps as f64 / n as f64,
-        our_stepping as f64 / n as f64,
-        their_stepping as f64 / n as f64
+    let mut buffers = (Vec::new(), Vec::new());
+    let mut moves = Vec::new();
+    // Both play whole hands (no step refused), and hands of about the same length.
+    let per_hand = |steps: usize| steps as f64 / DEALS as f64;
+    let mut ours_steps = |lister: Lister, rng: &mut ChaCha8Rng| {
+        let s: usize = deals
+            .iter()
+            .map(|d| ours(&rules, d, rng, &mut buffers, lister))
+            .sum();
+        per_hand(s)
+    };
+    let (a, b) = (
+        ours_steps(legal_actions, &mut rng),
+        ours_steps(ours_stepping, &mut rng),
     );
-    let mut seed = 0u64;
-    let pairs: [(&str, &str, Lister, bool); 2] = [
+    let mut their_steps = |going_out| {
+        let s: usize = deals
+            .iter()
+            .map(|d| theirs(d, &mut rng, &mut moves, going_out))
+            .sum();
+        per_hand(s)
+    };
+    eprintln!(
+        "steps a hand: gin-rules {a:.1}, gin-rummy {:.1} (solve per discard) and {:.1} (per \
+         turn); without going out {b:.1} and {:.1}",
+        their_steps(GoingOut::SolvePerDiscard),
+        their_steps(GoingOut::SolvePerTurn),
+        their_steps(GoingOut::Never),
+    );
+    let mut buffers = (Vec::new(), Vec::new());
+    let mut moves = Vec::new();
+    let mut next = 0usize;
+    let mut deal = move || {
+        next = (next + 1) % DEALS;
+        next
+    };
+    let groups: [Group; 2] = [
+        (
+            "stepping, one hand",
+            ours_stepping,
+            &[("gin-rummy 0.1.3", GoingOut::Never)],
+        ),
         (
             "random legal play, one hand",
-            "gin-rules (legal_actions_into + apply)",
             legal_actions,
-            true,
-        ),
-        (
-            "random play without going out, one hand",
-            "gin-rules (apply)",
-            ours_moves,
-            false,
+            &[
+                (
+                    "gin-rummy 0.1.3, a solve per discard",
+                    GoingOut::SolvePerDiscard,
+                ),
+                ("gin-rummy 0.1.3, a solve per turn", GoingOut::SolvePerTurn),
+            ],
         ),
     ];
-    for (group, ours_name, lister, going_out) in pairs {
+    for (group, lister, peers) in groups {
         let mut g = c.benchmark_group(group);
         g.throughput(Throughput::Elements(1));
-        g.bench_function(ours_name, |b| {
+        g.bench_function("gin-rules", |b| {
             b.iter(|| {
-                seed += 1;
-                black_box(hand_in_place(
-                    &rules,
-                    seed,
-                    &mut rng,
-                    &mut legal,
-                    &mut events,
-                    lister,
-                ))
+                let d = &deals[deal()];
+                black_box(ours(&rules, d, &mut rng, &mut buffers, lister))
             })
         });
-        g.bench_function("gin-rummy 0.1.3", |b| {
-            b.iter(|| black_box(theirs(&mut rng, &mut moves, going_out)))
-        });
+        for &(name, going_out) in peers {
+            g.bench_function(name, |b| {
+                b.iter(|| {
+                    let d = &deals[deal()];
+                    black_box(theirs(d, &mut rng, &mut moves, going_out))
+                })
+            });
+        }
         g.finish();
     }
 }

@@ -140,10 +140,19 @@ impl Card {
     }
 
     /// All 52 cards, clubs first, each suit from ace to king.
+    pub const DECK: [Card; 52] = {
+        let mut deck = [Card(0); 52];
+        let mut i = 0;
+        while i < 52 {
+            deck[i] = Card::new(Rank::ALL[i % 13], Suit::ALL[i / 13]);
+            i += 1;
+        }
+        deck
+    };
+
+    /// [`Card::DECK`], one card at a time.
     pub fn all() -> impl Iterator<Item = Card> {
-        Suit::ALL
-            .into_iter()
-            .flat_map(|s| Rank::ALL.into_iter().map(move |r| Card::new(r, s)))
+        Card::DECK.into_iter()
     }
 }
 

@@ -17,17 +17,16 @@ pub fn deal(rules: &Ruleset, seed: u64) -> Option<Game<'_>> {
         .map(|dealt| dealt.game)
 }
 
-/// A hand played in place with two reused buffers, each move picked at random from what `moves`
-/// lists; the steps it took.
+/// A hand (`None`: not dealt) played in place with two reused buffers, each move picked at
+/// random from what `moves` lists; the steps it took.
 pub fn hand_in_place(
-    rules: &Ruleset,
-    seed: u64,
+    game: Option<Game>,
     rng: &mut ChaCha8Rng,
     legal: &mut Vec<Action>,
     events: &mut Vec<Event>,
     moves: impl Fn(&Game, &mut Vec<Action>),
 ) -> usize {
-    let Some(mut game) = deal(rules, seed) else {
+    let Some(mut game) = game else {
         return 0;
     };
     let mut steps = 0;

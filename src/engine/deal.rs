@@ -35,40 +35,65 @@ pub(crate) fn shuffle(cards: &mut [Card], rng: &mut ChaCha20Rng) {
 
 /// The deck for a deal, top card (dealt first) at index 0.
 pub fn shuffled_deck(seed: u64, deal: u32, table: TableNo) -> Vec<Card> {
-    let mut deck: Vec<Card> = Card::all().collect();
+    shuffled(seed, deal, table).to_vec()
+}
+
+/// [`shuffled_deck`] without allocating.
+fn shuffled(seed: u64, deal: u32, table: TableNo) -> [Card; 52] {
+    let mut deck = Card::DECK;
     shuffle(&mut deck, &mut rng(seed, deal, table, 0));
     deck
 }
 
-/// Shuffles the discard pile but its top card into a new stock beneath what is left of the stock.
-pub(crate) fn reshuffle(
+/// A reshuffle: the discard pile but its top card shuffled into a new stock beneath what is
+/// left of the stock.
+pub(crate) struct Reshuffled {
+    pub stock: Pile,
+    pub discard: Pile,
+    /// The table's count of reshuffles, this one included.
+    pub count: u32,
+    /// The cards shuffled into the stock.
+    pub cards: u32,
+}
+
+/// What reshuffling `table` gives, the table left as it is.
+pub(crate) fn reshuffled(
     seed: u64,
     deal: u32,
     table_no: TableNo,
-    table: &mut Table,
-) -> Result<u32, Overflow> {
-    table.reshuffles = table
+    table: &Table,
+) -> Result<Reshuffled, Overflow> {
+    let count = table
         .reshuffles
         .checked_add(1)
         .ok_or(Overflow("the number of reshuffles"))?;
-    let Some(top) = table.discard.pop() else {
-        return Ok(0);
+    let mut cards = table.discard;
+    let Some(top) = cards.pop() else {
+        return Ok(Reshuffled {
+            stock: table.stock,
+            discard: cards,
+            count,
+            cards: 0,
+        });
     };
-    let mut cards: Vec<Card> = table.discard.as_slice().to_vec();
-    shuffle(&mut cards, &mut rng(seed, deal, table_no, table.reshuffles));
-    let mut stock = Pile::new();
-    for &c in cards.iter().chain(table.stock.as_slice()) {
+    shuffle(cards.as_mut_slice(), &mut rng(seed, deal, table_no, count));
+    let mut stock = cards;
+    for &c in table.stock.as_slice() {
         stock.push(c);
     }
-    table.stock = stock;
-    table.discard = Pile::new();
-    table.discard.push(top);
-    Ok(cards.len() as u32)
+    let mut discard = Pile::new();
+    discard.push(top);
+    Ok(Reshuffled {
+        stock,
+        discard,
+        count,
+        cards: cards.len() as u32,
+    })
 }
 
 /// The first dealer by cutting: each seat turns a card, the lowest deals, ties cut again.
 pub fn cut_for_dealer(seed: u64, seats: u8) -> Seat {
-    let mut deck: Vec<Card> = Card::all().collect();
+    let mut deck = Card::DECK;
     let mut r = ChaCha20Rng::seed_from_u64(seed);
     r.set_stream(CUT_STREAM);
     shuffle(&mut deck, &mut r);
@@ -283,11 +308,15 @@ pub(crate) fn deal_all(
     )?;
     for (t, seat) in TableNo::all(seated.len()).zip(seated) {
         let (table_dealer, seats) = (seat.dealer, ByRole::from(seat.players));
+        let shuffled;
         let deck = match decks.get(t.index()) {
-            Some(d) => d.clone(),
-            None => shuffled_deck(state.seed, state.deal_number, t),
+            Some(d) => d.as_slice(),
+            None => {
+                shuffled = self::shuffled(state.seed, state.deal_number, t);
+                &shuffled[..]
+            }
         };
-        let (table, event) = deal_table(rules, hooks, state, t, table_dealer, seats, &deck)?;
+        let (table, event) = deal_table(rules, hooks, state, t, table_dealer, seats, deck)?;
         tables.push(table);
         events.push(event);
     }

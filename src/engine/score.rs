@@ -96,23 +96,28 @@ pub(crate) fn table_results(tables: &[Table]) -> Vec<TableResult> {
     tables
         .iter()
         .filter_map(|t| match &t.phase {
-            Phase::Over { result } => Some(TableResult {
-                table: result.table,
-                seating: TableSeating {
-                    dealer: t.dealer,
-                    players: t.seats.into_array(),
-                },
-                outcome: result.outcome,
-                winner: result.winner,
-                points: result
-                    .winner
-                    .and_then(|w| result.points.get(w))
-                    .map_or(0, |&p| u32::try_from(p).unwrap_or(u32::MAX)),
-                multiplier: result.multiplier,
-            }),
+            Phase::Over { result } => Some(table_result(t, result)),
             _ => None,
         })
         .collect()
+}
+
+/// `result` of the hand at `table`, as hooks see it.
+fn table_result(table: &Table, result: &HandResult) -> TableResult {
+    TableResult {
+        table: result.table,
+        seating: TableSeating {
+            dealer: table.dealer,
+            players: table.seats.into_array(),
+        },
+        outcome: result.outcome,
+        winner: result.winner,
+        points: result
+            .winner
+            .and_then(|w| result.points.get(w))
+            .map_or(0, |&p| u32::try_from(p).unwrap_or(u32::MAX)),
+        multiplier: result.multiplier,
+    }
 }
 
 fn hook_refused(hook: &str, message: String) -> HookError {
@@ -122,23 +127,36 @@ fn hook_refused(hook: &str, message: String) -> HookError {
     }
 }
 
-/// Once every table of the deal is over: enters the deal into the match (through the
-/// `record_result` hook), closes the games that are won, and ends the match when all are closed.
-pub(crate) fn record_deal(
+/// When the hand at table `t` ends with `result` and every other table is over: enters the
+/// deal into the match (through the `record_result` hook), before the table changes.
+pub(crate) fn enter_last_result(
     rules: &Ruleset,
     hooks: &dyn Hooks,
-    state: &mut State,
-    events: &mut Vec<Event>,
-) -> Result<(), StepError> {
-    let results = table_results(&state.tables);
-    let done = enter_deal(
+    state: &State,
+    t: TableNo,
+    result: &HandResult,
+) -> Result<Entered, StepError> {
+    let results: Vec<TableResult> = TableNo::all(state.tables.len())
+        .zip(&state.tables)
+        .filter_map(|(n, table)| match &table.phase {
+            _ if n == t => Some(table_result(table, result)),
+            Phase::Over { result } => Some(table_result(table, result)),
+            _ => None,
+        })
+        .collect();
+    enter_deal(
         rules,
         hooks,
         &state.record,
         state.target,
         state.deal_number,
         &results,
-    )?;
+    )
+}
+
+/// Records an entered deal: the match's new record, the games that closed, and the end of the
+/// match when all are closed.
+pub(crate) fn record_deal(state: &mut State, done: Entered, events: &mut Vec<Event>) {
     state.record = Arc::new(done.record);
     events.push(Event::Scored {
         entries: done.entries,
@@ -151,7 +169,6 @@ pub(crate) fn record_deal(
         });
         state.winners = Some(winners);
     }
-    Ok(())
 }
 
 /// A deal entered into the match.
@@ -163,7 +180,7 @@ pub(crate) struct Entered {
 }
 
 /// What entering a deal with `results` does to `record` (the match before the deal), as a pure
-/// function: [`record_deal`] plays it, validation replays it.
+/// function: [`enter_last_result`] plays it, validation replays it.
 pub(crate) fn enter_deal(
     rules: &Ruleset,
     hooks: &dyn Hooks,

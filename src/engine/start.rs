@@ -14,6 +14,9 @@ use super::identity::{GameId, GameRef};
 use super::log::Log;
 use super::state::{MatchRecord, STATE_VERSION, State};
 
+/// Room for the actions of a long hand, so that the log grows without moving during one.
+const LOG_CAPACITY: usize = 128;
+
 /// What a new game is dealt from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewGame {
@@ -102,7 +105,7 @@ pub(crate) fn deal_first(
     state.log = Some(Log {
         dealer,
         decks: game.decks,
-        actions: Vec::new(),
+        actions: Vec::with_capacity(LOG_CAPACITY),
     });
     Ok((state, events))
 }

@@ -1,4 +1,6 @@
-//! `step`: one action applied to a state, as a pure function.
+//! `step`: one action applied to a state, as a pure function. An action is checked, and all
+//! it does decided, before anything changes: a refused action leaves the state as it was with
+//! nothing to restore.
 
 use super::hooks::Hooks;
 use crate::cards::{Card, CardSet};
@@ -8,7 +10,7 @@ use crate::ruleset::Ruleset;
 use crate::seat::{Seat, TableNo};
 
 use super::action::{Action, ActionKind, Source};
-use super::deal;
+use super::deal::{self, Reshuffled};
 use super::error::{IllegalAction, Overflow, StepError};
 use super::event::Event;
 use super::identity::GameRef;
@@ -24,27 +26,9 @@ pub(crate) fn step(
     state: &State,
     action: &Action,
 ) -> Result<(State, Vec<Event>), StepError> {
-    let turn = whose_turn(state, action)?;
     let mut next = state.clone();
-    next.game = state.game.next();
     let mut events = Vec::with_capacity(3);
-    match turn {
-        Turn::NextHand => next_hand(rules, hooks, &mut next, &mut events)?,
-        Turn::Table(t) => {
-            let ctx = TableCtx::new(rules, &next, next.game, t);
-            play(
-                &ctx,
-                &mut next.tables[t.index()],
-                action.seat,
-                &action.kind,
-                &mut events,
-            )?;
-            if next.is_between_hands() {
-                score::record_deal(rules, hooks, &mut next, &mut events)?;
-            }
-        }
-    }
-    log(&mut next, action);
+    apply(rules, hooks, &mut next, action, &mut events)?;
     Ok((next, events))
 }
 
@@ -57,47 +41,53 @@ pub(crate) fn apply(
     action: &Action,
     events: &mut Vec<Event>,
 ) -> Result<(), StepError> {
-    let game = state.game;
+    let game = state.game.next();
     let t = match whose_turn(state, action)? {
         Turn::NextHand => {
             next_hand(rules, hooks, state, events)?;
-            state.game = game.next();
+            state.game = game;
             log(state, action);
             return Ok(());
         }
         Turn::Table(t) => t,
     };
-    let ctx = TableCtx::new(rules, state, game.next(), t);
-    let mark = events.len();
-    let before = state.tables[t.index()].clone();
-    if let Err(e) = play(
+    let ctx = TableCtx::new(rules, state, game, t);
+    let table = &state.tables[t.index()];
+    let checked = check(&ctx, table, action.seat, &action.kind)?;
+    let entered = match &checked.next {
+        Phase::Over { result } if ends_deal(state, t) => {
+            Some(score::enter_last_result(rules, hooks, state, t, result)?)
+        }
+        _ => None,
+    };
+    commit(
         &ctx,
         &mut state.tables[t.index()],
         action.seat,
-        &action.kind,
+        checked,
         events,
-    ) {
-        state.tables[t.index()] = before;
-        events.truncate(mark);
-        return Err(e);
-    }
-    state.game = game.next();
-    if state.is_between_hands()
-        && let Err(e) = score::record_deal(rules, hooks, state, events)
-    {
-        state.tables[t.index()] = before;
-        state.game = game;
-        events.truncate(mark);
-        return Err(e);
+    );
+    state.game = game;
+    if let Some(entered) = entered {
+        score::record_deal(state, entered, events);
     }
     log(state, action);
     Ok(())
 }
 
+/// Every table of the deal but `t` is over, so the hand ending at `t` ends the deal.
+fn ends_deal(state: &State, t: TableNo) -> bool {
+    TableNo::all(state.tables.len())
+        .zip(&state.tables)
+        .all(|(n, table)| n == t || matches!(table.phase, Phase::Over { .. }))
+}
+
 /// Adds an accepted action to the state's log, if it keeps one.
 fn log(state: &mut State, action: &Action) {
     if let Some(log) = &mut state.log {
-        log.actions.push(action.clone());
+        // Cloned straight into the log: `push(action.clone())` builds the copy on the stack
+        // first and stalls reading it back, a third of a step's time.
+        log.actions.extend_from_slice(std::slice::from_ref(action));
     }
 }
 
@@ -180,38 +170,70 @@ impl TableCtx<'_> {
     }
 }
 
-/// Plays `kind` for `seat` at `table`. On error the table may be half changed: callers play on
-/// a copy or restore it.
-pub(crate) fn play(
+/// An action checked against its table, and all it does there.
+pub(crate) struct Checked {
+    role: Role,
+    change: Change,
+    /// The phase the table moves to: `Over`, with the result, when the action ends the hand.
+    next: Phase,
+}
+
+/// What a checked action changes at its table before its phase.
+enum Change {
+    TookUpcard(Card),
+    Passed,
+    /// A draw, after the reshuffle that comes first when the stock is down to its reserve.
+    Drew {
+        from: Source,
+        card: Card,
+        reshuffled: Option<Box<Reshuffled>>,
+    },
+    Discarded(Card),
+    /// Knocked or went gin: the discard (none for big gin), and the event that shows it.
+    WentOut {
+        discard: Option<Card>,
+        shown: Box<Event>,
+    },
+    LaidOff(Box<Event>),
+}
+
+impl Checked {
+    fn new(role: Role, change: Change, next: Phase) -> Result<Checked, StepError> {
+        Ok(Checked { role, change, next })
+    }
+}
+
+fn over(result: HandResult) -> Phase {
+    Phase::Over {
+        result: Box::new(result),
+    }
+}
+
+/// Checks `kind` for `seat` at `table` and decides what it does, changing nothing. Inlined, as
+/// is [`commit`], so that what it decides stays in registers rather than stalling on its way
+/// through the stack.
+#[inline(always)]
+pub(crate) fn check(
     ctx: &TableCtx,
-    table: &mut Table,
+    table: &Table,
     seat: Seat,
     kind: &ActionKind,
-    events: &mut Vec<Event>,
-) -> Result<(), StepError> {
+) -> Result<Checked, StepError> {
     let rules = ctx.rules;
-    let t = ctx.table;
     let r = table.role(seat).ok_or(IllegalAction::SittingOut(seat))?;
     let other = table.seats[r.other()];
-    match (table.phase.clone(), kind) {
+    let taking = |card, must_go_out| Phase::Discard {
+        seat,
+        taken: Some(card),
+        must_go_out,
+    };
+    match (&table.phase, kind) {
         (Phase::UpcardOffer { .. }, ActionKind::TakeUpcard) => {
-            let card = table.discard.pop().ok_or(IllegalAction::DiscardPileEmpty)?;
-            table.hands[r].insert(card);
-            table.taken[r].insert(card);
-            events.push(Event::TookUpcard {
-                table: t,
-                seat,
-                card,
-            });
-            table.phase = Phase::Discard {
-                seat,
-                taken: Some(card),
-                must_go_out: false,
-            };
+            let card = table.discard.top().ok_or(IllegalAction::DiscardPileEmpty)?;
+            Checked::new(r, Change::TookUpcard(card), taking(card, false))
         }
         (Phase::UpcardOffer { passes, .. }, ActionKind::Pass) => {
-            events.push(Event::Passed { table: t, seat });
-            table.phase = if passes == 0 {
+            let next = if *passes == 0 {
                 Phase::UpcardOffer {
                     seat: other,
                     passes: 1,
@@ -222,52 +244,45 @@ pub(crate) fn play(
                     stock_only: true,
                 }
             };
+            Checked::new(r, Change::Passed, next)
         }
-        (Phase::UpcardOffer { .. }, _) => return Err(IllegalAction::DecideOnUpcard.into()),
+        (Phase::UpcardOffer { .. }, _) => Err(IllegalAction::DecideOnUpcard.into()),
 
-        (Phase::Draw { stock_only, .. }, ActionKind::Draw { from }) => {
-            let card = match from {
-                Source::Stock => {
-                    let exhausted = IllegalAction::StockExhausted(usize::from(rules.stock_reserve));
-                    if !play_rules::may_draw_stock(rules, table) {
-                        return Err(exhausted.into());
-                    }
-                    if play_rules::reshuffles_before_draw(rules, table) {
-                        let cards = deal::reshuffle(ctx.seed, ctx.deal, t, table)?;
-                        events.push(Event::Reshuffled { table: t, cards });
-                    }
-                    table.stock.pop().ok_or(exhausted)?
-                }
-                Source::Discard => {
-                    if stock_only {
-                        return Err(IllegalAction::StockOnly.into());
-                    }
-                    let card = table.discard.pop().ok_or(IllegalAction::DiscardPileEmpty)?;
-                    table.taken[r].insert(card);
-                    card
-                }
+        (
+            Phase::Draw { .. },
+            ActionKind::Draw {
+                from: Source::Stock,
+            },
+        ) => {
+            let (card, reshuffled) = stock_draw(ctx, table)?;
+            let change = Change::Drew {
+                from: Source::Stock,
+                card,
+                reshuffled,
             };
-            table.hands[r].insert(card);
-            events.push(Event::Drew {
-                table: t,
+            let next = Phase::Discard {
                 seat,
-                from: *from,
-                card: Some(card),
-            });
-            table.phase = Phase::Discard {
-                seat,
-                taken: (*from == Source::Discard).then_some(card),
+                taken: None,
                 must_go_out: false,
             };
+            Checked::new(r, change, next)
         }
-        (Phase::Draw { .. }, ActionKind::TakeUpcard) => {
-            return Err(IllegalAction::UpcardNotOffered.into());
+        (
+            Phase::Draw { stock_only, .. },
+            ActionKind::Draw {
+                from: Source::Discard,
+            },
+        ) => {
+            if *stock_only {
+                return Err(IllegalAction::StockOnly.into());
+            }
+            let card = table.discard.top().ok_or(IllegalAction::DiscardPileEmpty)?;
+            Checked::new(r, pile_draw(card), taking(card, false))
         }
-        (Phase::Draw { .. }, ActionKind::Pass) => return Err(IllegalAction::NothingToPass.into()),
-        (Phase::Draw { .. }, ActionKind::LayOff { .. }) => {
-            return Err(IllegalAction::NoLayOff.into());
-        }
-        (Phase::Draw { .. }, _) => return Err(IllegalAction::MustDraw.into()),
+        (Phase::Draw { .. }, ActionKind::TakeUpcard) => Err(IllegalAction::UpcardNotOffered.into()),
+        (Phase::Draw { .. }, ActionKind::Pass) => Err(IllegalAction::NothingToPass.into()),
+        (Phase::Draw { .. }, ActionKind::LayOff { .. }) => Err(IllegalAction::NoLayOff.into()),
+        (Phase::Draw { .. }, _) => Err(IllegalAction::MustDraw.into()),
 
         (
             Phase::LastDiscard { .. },
@@ -279,34 +294,20 @@ pub(crate) fn play(
             if !play_rules::can_go_out_with(rules, table.knock_limit, table.hands[r], card) {
                 return Err(IllegalAction::LastDiscardOnly.into());
             }
-            table.discard.pop();
-            table.hands[r].insert(card);
-            table.taken[r].insert(card);
-            events.push(Event::Drew {
-                table: t,
-                seat,
-                from: Source::Discard,
-                card: Some(card),
-            });
-            table.phase = Phase::Discard {
-                seat,
-                taken: Some(card),
-                must_go_out: true,
-            };
+            Checked::new(r, pile_draw(card), taking(card, true))
         }
-        (Phase::LastDiscard { .. }, ActionKind::Pass) => {
-            events.push(Event::Passed { table: t, seat });
-            end_dead(ctx, table, events);
-        }
+        (Phase::LastDiscard { .. }, ActionKind::Pass) => Checked::new(
+            r,
+            Change::Passed,
+            over(score::dead_result(rules, ctx.game, ctx.table)),
+        ),
         (
             Phase::LastDiscard { .. },
             ActionKind::Draw {
                 from: Source::Stock,
             },
-        ) => {
-            return Err(IllegalAction::StockExhausted(usize::from(rules.stock_reserve)).into());
-        }
-        (Phase::LastDiscard { .. }, _) => return Err(IllegalAction::LastDiscardOnly.into()),
+        ) => Err(IllegalAction::StockExhausted(usize::from(rules.stock_reserve)).into()),
+        (Phase::LastDiscard { .. }, _) => Err(IllegalAction::LastDiscardOnly.into()),
 
         (
             Phase::Discard {
@@ -314,33 +315,24 @@ pub(crate) fn play(
             },
             ActionKind::Discard { card },
         ) => {
-            if must_go_out {
+            if *must_go_out {
                 return Err(IllegalAction::MustGoOut.into());
             }
-            check_discard(rules, table.hands[r], taken, *card)?;
-            table.hands[r].remove(*card);
-            table.taken[r].remove(*card);
-            table.discard.push(*card);
-            events.push(Event::Discarded {
-                table: t,
-                seat,
-                card: *card,
-            });
-            table.phase = match play_rules::after_discard(rules, table) {
-                AfterDiscard::Dead => {
-                    end_dead(ctx, table, events);
-                    return Ok(());
-                }
+            check_discard(rules, table.hands[r], *taken, *card)?;
+            // The stock decides what follows, and a discard leaves it as it is.
+            let next = match play_rules::after_discard(rules, table) {
+                AfterDiscard::Dead => over(score::dead_result(rules, ctx.game, ctx.table)),
                 AfterDiscard::LastDiscard => Phase::LastDiscard { seat: other },
                 AfterDiscard::Draw => Phase::Draw {
                     seat: other,
                     stock_only: false,
                 },
             };
+            Checked::new(r, Change::Discarded(*card), next)
         }
         (Phase::Discard { taken, .. }, ActionKind::Knock { discard, melds }) => {
             let limit = table.knock_limit.ok_or(IllegalAction::NoKnocking)?;
-            check_discard(rules, table.hands[r], taken, *discard)?;
+            check_discard(rules, table.hands[r], *taken, *discard)?;
             let kept = table.hands[r].without(*discard);
             let arrangement = arrange(rules, kept, melds.as_deref())?;
             if arrangement.deadwood > u32::from(limit) {
@@ -355,25 +347,17 @@ pub(crate) fn play(
             } else {
                 Outcome::Knock
             };
-            go_out(ctx, table, r, Some(*discard), arrangement, outcome, events)?;
+            go_out(ctx, table, r, Some(*discard), arrangement, outcome)
         }
         (Phase::Discard { taken, .. }, ActionKind::Gin { discard, melds }) => match discard {
             Some(discard) => {
-                check_discard(rules, table.hands[r], taken, *discard)?;
+                check_discard(rules, table.hands[r], *taken, *discard)?;
                 let kept = table.hands[r].without(*discard);
                 let arrangement = arrange(rules, kept, melds.as_deref())?;
                 if arrangement.deadwood > 0 {
                     return Err(IllegalAction::NotGin(arrangement.deadwood).into());
                 }
-                go_out(
-                    ctx,
-                    table,
-                    r,
-                    Some(*discard),
-                    arrangement,
-                    Outcome::Gin,
-                    events,
-                )?;
+                go_out(ctx, table, r, Some(*discard), arrangement, Outcome::Gin)
             }
             None => {
                 if !play_rules::plays_big_gin(rules) {
@@ -383,48 +367,147 @@ pub(crate) fn play(
                 if arrangement.deadwood > 0 {
                     return Err(IllegalAction::NotBigGin.into());
                 }
-                go_out(ctx, table, r, None, arrangement, Outcome::BigGin, events)?;
+                go_out(ctx, table, r, None, arrangement, Outcome::BigGin)
             }
         },
-        (Phase::Discard { .. }, ActionKind::Draw { .. }) => {
-            return Err(IllegalAction::AlreadyDrew.into());
-        }
+        (Phase::Discard { .. }, ActionKind::Draw { .. }) => Err(IllegalAction::AlreadyDrew.into()),
         (Phase::Discard { .. }, ActionKind::TakeUpcard) => {
-            return Err(IllegalAction::UpcardNotOffered.into());
+            Err(IllegalAction::UpcardNotOffered.into())
         }
-        (Phase::Discard { .. }, ActionKind::Pass) => {
-            return Err(IllegalAction::NothingToPass.into());
-        }
-        (Phase::Discard { .. }, _) => return Err(IllegalAction::NoLayOff.into()),
+        (Phase::Discard { .. }, ActionKind::Pass) => Err(IllegalAction::NothingToPass.into()),
+        (Phase::Discard { .. }, _) => Err(IllegalAction::NoLayOff.into()),
 
         (Phase::LayOff { knock, .. }, ActionKind::LayOff { cards }) => {
             let pairs: Vec<(Card, Option<usize>)> =
                 cards.iter().map(|c| (c.card, c.onto)).collect();
             let plan = melds::apply_lay_offs(&rules.melds, &knock.melds, table.hands[r], &pairs)
                 .map_err(IllegalAction::from)?;
-            events.push(Event::LaidOff {
-                table: t,
+            let laid = Event::LaidOff {
+                table: ctx.table,
                 seat,
                 cards: plan.lay_offs.clone(),
                 melds: meld_lists(&rules.melds, &plan.own.melds),
                 deadwood: plan.own.deadwood,
-            });
+            };
             let result = score::hand_result(
                 rules,
                 ctx.game,
                 table,
-                t,
+                ctx.table,
                 r.other(),
-                &knock,
+                knock,
                 &plan.own,
                 plan.lay_offs,
             )?;
-            end_hand(table, result, events);
+            Checked::new(r, Change::LaidOff(Box::new(laid)), over(result))
         }
-        (Phase::LayOff { .. }, _) => return Err(IllegalAction::MustLayOff.into()),
-        (Phase::Over { .. }, _) => return Err(IllegalAction::HandIsOver.into()),
+        (Phase::LayOff { .. }, _) => Err(IllegalAction::MustLayOff.into()),
+        (Phase::Over { .. }, _) => Err(IllegalAction::HandIsOver.into()),
     }
-    Ok(())
+}
+
+fn pile_draw(card: Card) -> Change {
+    Change::Drew {
+        from: Source::Discard,
+        card,
+        reshuffled: None,
+    }
+}
+
+/// The stock's top card, after the reshuffle that the rules make first when the stock is down to
+/// its reserve.
+#[inline(always)]
+fn stock_draw(ctx: &TableCtx, table: &Table) -> Result<(Card, Option<Box<Reshuffled>>), StepError> {
+    let rules = ctx.rules;
+    let exhausted = IllegalAction::StockExhausted(usize::from(rules.stock_reserve));
+    if !play_rules::may_draw_stock(rules, table) {
+        return Err(exhausted.into());
+    }
+    if !play_rules::reshuffles_before_draw(rules, table) {
+        return Ok((table.stock.top().ok_or(exhausted)?, None));
+    }
+    let reshuffled = deal::reshuffled(ctx.seed, ctx.deal, ctx.table, table)?;
+    let card = reshuffled.stock.top().ok_or(exhausted)?;
+    Ok((card, Some(Box::new(reshuffled))))
+}
+
+/// Does to `table` what `check` decided, and says so in `events`.
+#[inline(always)]
+fn commit(
+    ctx: &TableCtx,
+    table: &mut Table,
+    seat: Seat,
+    checked: Checked,
+    events: &mut Vec<Event>,
+) {
+    let (t, r) = (ctx.table, checked.role);
+    match checked.change {
+        Change::TookUpcard(card) => {
+            table.discard.pop();
+            table.hands[r].insert(card);
+            table.taken[r].insert(card);
+            events.push(Event::TookUpcard {
+                table: t,
+                seat,
+                card,
+            });
+        }
+        Change::Passed => events.push(Event::Passed { table: t, seat }),
+        Change::Drew {
+            from,
+            card,
+            reshuffled,
+        } => {
+            if let Some(new) = reshuffled {
+                table.stock = new.stock;
+                table.discard = new.discard;
+                table.reshuffles = new.count;
+                events.push(Event::Reshuffled {
+                    table: t,
+                    cards: new.cards,
+                });
+            }
+            match from {
+                Source::Stock => table.stock.pop(),
+                Source::Discard => {
+                    table.taken[r].insert(card);
+                    table.discard.pop()
+                }
+            };
+            table.hands[r].insert(card);
+            events.push(Event::Drew {
+                table: t,
+                seat,
+                from,
+                card: Some(card),
+            });
+        }
+        Change::Discarded(card) => {
+            discard(table, r, card);
+            events.push(Event::Discarded {
+                table: t,
+                seat,
+                card,
+            });
+        }
+        Change::WentOut { discard: d, shown } => {
+            if let Some(card) = d {
+                discard(table, r, card);
+            }
+            events.push(*shown);
+        }
+        Change::LaidOff(laid) => events.push(*laid),
+    }
+    if let Phase::Over { result } = &checked.next {
+        events.push(Event::HandOver(HandResult::clone(result)));
+    }
+    table.phase = checked.next;
+}
+
+fn discard(table: &mut Table, r: Role, card: Card) {
+    table.hands[r].remove(card);
+    table.taken[r].remove(card);
+    table.discard.push(card);
 }
 
 /// The arrangement a player shows: theirs, checked, or the best one.
@@ -454,67 +537,63 @@ fn check_discard(
     Ok(())
 }
 
+/// Going out with `arrangement` (after discarding `discard`, if any): the defender lays off
+/// next, or the hand is over.
 fn go_out(
     ctx: &TableCtx,
-    table: &mut Table,
+    table: &Table,
     r: Role,
     discard: Option<Card>,
     arrangement: Arrangement,
     outcome: Outcome,
-    events: &mut Vec<Event>,
-) -> Result<(), Overflow> {
+) -> Result<Checked, StepError> {
     let rules = ctx.rules;
-    let t = ctx.table;
     let seat = table.seats[r];
-    if let Some(card) = discard {
-        table.hands[r].remove(card);
-        table.taken[r].remove(card);
-        table.discard.push(card);
-    }
-    let shown = meld_lists(&rules.melds, &arrangement.melds);
-    events.push(match (outcome, discard) {
+    let melds = meld_lists(&rules.melds, &arrangement.melds);
+    let shown = match (outcome, discard) {
         (Outcome::Knock, Some(discard)) => Event::Knocked {
-            table: t,
+            table: ctx.table,
             seat,
             discard,
-            melds: shown,
+            melds,
             deadwood: arrangement.deadwood,
         },
         _ => Event::WentGin {
-            table: t,
+            table: ctx.table,
             seat,
             discard,
-            melds: shown,
+            melds,
             big_gin: outcome == Outcome::BigGin,
         },
-    });
+    };
     let knock = Knock {
         knocker: seat,
         melds: arrangement.melds,
         deadwood: arrangement.deadwood,
         outcome,
     };
-    if play_rules::lays_off(rules, outcome) {
-        table.phase = Phase::LayOff {
+    let next = if play_rules::lays_off(rules, outcome) {
+        Phase::LayOff {
             seat: table.seats[r.other()],
             knock,
-        };
+        }
     } else {
         let own = melds::best_arrangement(&rules.melds, table.hands[r.other()]);
-        let result = score::hand_result(rules, ctx.game, table, t, r, &knock, &own, Vec::new())?;
-        end_hand(table, result, events);
-    }
-    Ok(())
-}
-
-fn end_dead(ctx: &TableCtx, table: &mut Table, events: &mut Vec<Event>) {
-    let result = score::dead_result(ctx.rules, ctx.game, ctx.table);
-    end_hand(table, result, events);
-}
-
-fn end_hand(table: &mut Table, result: HandResult, events: &mut Vec<Event>) {
-    events.push(Event::HandOver(result.clone()));
-    table.phase = Phase::Over {
-        result: Box::new(result),
+        let result = score::hand_result(
+            rules,
+            ctx.game,
+            table,
+            ctx.table,
+            r,
+            &knock,
+            &own,
+            Vec::new(),
+        )?;
+        over(result)
     };
+    let change = Change::WentOut {
+        discard,
+        shown: Box::new(shown),
+    };
+    Checked::new(r, change, next)
 }

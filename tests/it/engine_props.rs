@@ -19,7 +19,7 @@ use gin_rules::seat::{Seat, TableNo};
 
 use crate::variants::variant;
 
-fn variants() -> Vec<Ruleset> {
+pub fn variants() -> Vec<Ruleset> {
     let s = Ruleset::standard;
     vec![
         s(),
@@ -47,7 +47,7 @@ fn variants() -> Vec<Ruleset> {
     ]
 }
 
-fn reference() -> RulesetRef {
+pub fn reference() -> RulesetRef {
     RulesetRef::named("test")
 }
 
@@ -116,12 +116,28 @@ fn same_in_place(game: &Game, a: &Action, stepped: &Result<Stepped, StepError>) 
 }
 
 /// Built-in forms whose hooks are scripts, so a hook failing during play is seen.
-fn scripted() -> Vec<Arc<Variant>> {
+pub fn scripted() -> Vec<Arc<Variant>> {
     vec![
         variant("standard", &["oklahoma"]),
         variant("standard", &["hollywood"]),
         variant("four-player", &[]),
     ]
+}
+
+/// The shortest match `form` plays.
+pub fn shortest_target(form: &Variant) -> Target {
+    let target = form
+        .ruleset
+        .match_rules
+        .targets
+        .iter()
+        .copied()
+        .filter(|&t| form.check_target(t).is_ok())
+        .min_by_key(|t| match t {
+            Target::Points(p) => *p,
+            Target::SingleHand => u32::MAX,
+        });
+    target.unwrap_or(Target::SingleHand)
 }
 
 /// About five times the longest match seen (4 382 steps over 96 seeds).
@@ -214,10 +230,6 @@ proptest! {
     #[test]
     fn random_scripted_matches_finish(seed in any::<u64>(), v in 0usize..3) {
         let form = &scripted()[v];
-        let target = form.ruleset.match_rules.targets.iter().copied().filter(|&t| form.check_target(t).is_ok()).min_by_key(|t| match t {
-            Target::Points(p) => *p,
-            Target::SingleHand => u32::MAX,
-        });
-        random_game(&form.ruleset, form.hooks.as_ref(), seed, target.unwrap(), false, true);
+        random_game(&form.ruleset, form.hooks.as_ref(), seed, shortest_target(form), false, true);
     }
 }

@@ -17,6 +17,7 @@ mod cluster;
 mod docs;
 mod engine;
 mod engine_props;
+mod engine_step;
 mod forms;
 mod fuzz_rules;
 mod fuzz_states;
