@@ -1,5 +1,5 @@
 //! The modules of `src/` depend on each other without cycles: between the top-level modules, and
-//! between the files and folders of `src/api/`. Read from the `crate::` and `super::` paths of
+//! between the files and folders of any folder of `src/`. Read from the `crate::` and `super::` paths of
 //! the source (unit tests apart), each path counted at the level where its two ends part: a path
 //! from `api::games` to `api::bots` is an edge `games → bots` inside `api/`; one from `api::games`
 //! to `engine::view` an edge `api → engine`. A module's use of its own ancestors (the re-exports
