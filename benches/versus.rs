@@ -19,10 +19,10 @@ mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gin_rules::cards::Card;
+use gin_rules::engine::hooks::NoHooks;
 use gin_rules::engine::{
     Action, ActionKind, Event, Game, GameId, NewGame, Phase, Source, shuffled_deck,
 };
-use gin_rules::engine::hooks::NoHooks;
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
 use gin_rules::seat::{Seat, TableNo};
 use gin_rummy as jdh8;

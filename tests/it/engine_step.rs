@@ -9,8 +9,8 @@
 use std::sync::Arc;
 
 use gin_rules::cards::Card;
-use gin_rules::engine::{Action, ActionKind, Event, Game, LayOffCard, NewGame, Source, State};
 use gin_rules::engine::hooks::{Hooks, NoHooks};
+use gin_rules::engine::{Action, ActionKind, Event, Game, LayOffCard, NewGame, Source, State};
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
 use gin_rules::sample::choose;
 use rand::{Rng, RngExt, SeedableRng};
