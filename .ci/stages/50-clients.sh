@@ -79,9 +79,9 @@ typed_enums() {  # the closed sets of codes are enums in both generated clients,
     grep -Eq '^\s*IllegalReason: "match-over" \| "' "$types" || missing+=("ts: IllegalReason")
     grep -Eq '^\s*phase: "discard" \| "draw" \| "' "$types" || missing+=("ts: SeatView.phase")
     grep -Eq '^\s*type: components\["schemas"\]\["ProblemCode"\];' "$types" || missing+=("ts: Problem.type")
-    grep -q '^class ProblemCode(str, Enum):' "$models/problem_code.py" || missing+=("py: ProblemCode")
-    grep -q '^class IllegalReason(str, Enum):' "$models/illegal_reason.py" || missing+=("py: IllegalReason")
-    grep -q '^class SeatViewPhase(str, Enum):' "$models/seat_view_phase.py" || missing+=("py: SeatView.phase")
+    grep -q '^class ProblemCode(\(StrEnum\|str, Enum\)):' "$models/problem_code.py" || missing+=("py: ProblemCode")
+    grep -q '^class IllegalReason(\(StrEnum\|str, Enum\)):' "$models/illegal_reason.py" || missing+=("py: IllegalReason")
+    grep -q '^class SeatViewPhase(\(StrEnum\|str, Enum\)):' "$models/seat_view_phase.py" || missing+=("py: SeatView.phase")
     grep -Eq '^\s*type_: ProblemCode$' "$models/problem.py" || missing+=("py: Problem.type")
     if ((${#missing[@]})); then
         printf 'clients: typed as a plain string, not an enum: %s\n' "${missing[@]}" >&2
