@@ -1,11 +1,19 @@
-//! What an operator relies on beyond the API itself: the headers of every answer and `HEAD` on
-//! every `GET` route.
+//! What an operator relies on beyond the API itself: the headers of every answer, `HEAD` on
+//! every `GET` route, and readiness (`/readyz`) with a saturated engine or an unreachable Redis.
+//!
+//! The Redis test needs `redis-server` (Debian's package, `.ci/setup/redis.sh`): ignored by a
+//! plain `cargo test`, run by `.ci/run` (`cargo test --test it -- --ignored`).
+
+use std::time::Duration;
 
 use actix_web::http::Method;
-use actix_web::{App, test, web};
+use actix_web::{App, test as actix_test, web};
 use utoipa::openapi::path::HttpMethod;
 
 use gin_rules::api::{self, AppState};
+
+use crate::cluster::redis_on;
+use crate::processes::{Server, free_port, http, wait_until};
 
 /// Every `GET` path the server answers: the route table's and the `/play` page's.
 fn get_paths() -> Vec<String> {
@@ -19,7 +27,7 @@ fn get_paths() -> Vec<String> {
 
 #[actix_web::test]
 async fn head_answers_every_get_route_like_get_without_the_body() {
-    let app = test::init_service(
+    let app = actix_test::init_service(
         App::new()
             .app_data(web::Data::new(AppState::builtin()))
             .configure(api::configure),
@@ -28,15 +36,17 @@ async fn head_answers_every_get_route_like_get_without_the_body() {
     let paths = get_paths();
     assert!(paths.len() >= 8, "{paths:?}");
     for path in paths {
-        let get = test::call_service(&app, test::TestRequest::get().uri(&path).to_request()).await;
+        let get =
+            actix_test::call_service(&app, actix_test::TestRequest::get().uri(&path).to_request())
+                .await;
         assert_eq!(get.status(), 200, "GET {path}");
         let get_headers = get.headers().clone();
-        let get_body = test::read_body(get).await;
-        let req = test::TestRequest::default()
+        let get_body = actix_test::read_body(get).await;
+        let req = actix_test::TestRequest::default()
             .method(Method::HEAD)
             .uri(&path)
             .to_request();
-        let head = test::call_service(&app, req).await;
+        let head = actix_test::call_service(&app, req).await;
         assert_eq!(head.status(), 200, "HEAD {path}");
         let length = actix_web::body::MessageBody::size(head.response().body());
         assert_eq!(
@@ -56,7 +66,7 @@ async fn head_answers_every_get_route_like_get_without_the_body() {
             );
         }
         assert!(
-            test::read_body(head).await.is_empty(),
+            actix_test::read_body(head).await.is_empty(),
             "HEAD {path} sent a body"
         );
     }
@@ -64,7 +74,7 @@ async fn head_answers_every_get_route_like_get_without_the_body() {
 
 #[actix_web::test]
 async fn every_answer_says_nosniff_errors_included() {
-    let app = test::init_service(
+    let app = actix_test::init_service(
         App::new()
             .app_data(web::Data::new(AppState::builtin()))
             .configure(api::configure),
@@ -82,13 +92,13 @@ async fn every_answer_says_nosniff_errors_included() {
     ]);
     let mut statuses = Vec::new();
     for (method, path) in requests {
-        let req = test::TestRequest::default()
+        let req = actix_test::TestRequest::default()
             .method(method.clone())
             .uri(&path)
             .insert_header(("content-type", "application/json"))
             .set_payload("{")
             .to_request();
-        let res = test::call_service(&app, req).await;
+        let res = actix_test::call_service(&app, req).await;
         statuses.push(res.status().as_u16());
         assert_eq!(
             res.headers()
@@ -107,13 +117,17 @@ async fn every_answer_says_nosniff_errors_included() {
 /// The docs page runs its one inline script and style by their hashes, and nothing else.
 #[actix_web::test]
 async fn the_docs_page_allows_its_own_inline_script_and_style_only() {
-    let app = test::init_service(
+    let app = actix_test::init_service(
         App::new()
             .app_data(web::Data::new(AppState::builtin()))
             .configure(api::configure),
     )
     .await;
-    let res = test::call_service(&app, test::TestRequest::get().uri("/docs").to_request()).await;
+    let res = actix_test::call_service(
+        &app,
+        actix_test::TestRequest::get().uri("/docs").to_request(),
+    )
+    .await;
     let policy = res
         .headers()
         .get("content-security-policy")
@@ -135,4 +149,83 @@ async fn the_docs_page_allows_its_own_inline_script_and_style_only() {
         "{policy}"
     );
     assert!(policy.contains("style-src 'none';"), "{policy}");
+}
+
+/// An app whose engine work runs on one thread, waited for 100 ms at most.
+fn one_engine_thread() -> AppState {
+    AppState::builtin().with_limits(api::Limits {
+        engine_threads: 1,
+        engine_wait: Duration::from_millis(100),
+        ..api::Limits::default()
+    })
+}
+
+#[actix_web::test]
+async fn readyz_is_server_busy_while_the_engine_thread_stays_taken_past_the_wait() {
+    let state = one_engine_thread().with_guard(memory_guard());
+    let gate = state.gate.clone();
+    let app = actix_test::init_service(
+        App::new()
+            .app_data(web::Data::new(state))
+            .configure(api::configure),
+    )
+    .await;
+    let readyz = || actix_test::TestRequest::get().uri("/readyz").to_request();
+    let res = actix_test::call_service(&app, readyz()).await;
+    assert_eq!(res.status(), 200);
+    let held = gate.acquire().await;
+    assert!(held.is_ok(), "the one permit");
+    let res = actix_test::call_service(&app, readyz()).await;
+    assert_eq!(res.status(), 503);
+    assert_eq!(
+        res.headers().get("retry-after").map(|v| v.as_bytes()),
+        Some(&b"1"[..])
+    );
+    let body: serde_json::Value = actix_test::read_body_json(res).await;
+    assert_eq!(body["type"], "server-busy", "{body}");
+    // Liveness is another matter: /healthz still answers.
+    let res = actix_test::call_service(
+        &app,
+        actix_test::TestRequest::get().uri("/healthz").to_request(),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    drop(held);
+    let res = actix_test::call_service(&app, readyz()).await;
+    assert_eq!(res.status(), 200);
+}
+
+fn memory_guard() -> api::ReplayGuard {
+    api::ReplayGuard::Memory(api::guard::MemoryGuard::new(
+        api::guard::DEFAULT_EXPIRY,
+        api::guard::DEFAULT_CAPACITY,
+    ))
+}
+
+/// `/readyz` against a real Redis: 503 `replay-guard-unavailable` once Redis is stopped, 200 again
+/// once it is back on the same port, while `/healthz` answers throughout.
+#[test]
+#[ignore = "needs redis-server (.ci/setup/redis.sh); .ci/run runs it"]
+fn readyz_follows_the_redis_guard_down_and_back() {
+    let port = free_port();
+    let mut redis = redis_on(port);
+    let url = format!("redis://127.0.0.1:{port}");
+    let server = Server::start(
+        ["--seat-keys", "--replay-guard", &url],
+        &[(
+            "GIN_RULES_SECRET",
+            "the ops test's secret, over thirty-two bytes",
+        )],
+    );
+    let readyz = || http(&server.addr, "GET", "/readyz", None, None).ok();
+    assert_eq!(readyz().map(|(s, _)| s), Some(200));
+    redis.kill();
+    wait_until("/readyz answering 503", || {
+        readyz().is_some_and(|(s, body)| s == 503 && body["type"] == "replay-guard-unavailable")
+    });
+    assert!(server.is_up(), "/healthz still answers");
+    let _redis = redis_on(port);
+    wait_until("/readyz answering 200 again", || {
+        readyz().is_some_and(|(s, _)| s == 200)
+    });
 }
