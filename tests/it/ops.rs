@@ -6,6 +6,9 @@
 
 use std::time::Duration;
 
+use actix_http::Request;
+use actix_web::body::MessageBody;
+use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::Method;
 use actix_web::{App, test as actix_test, web};
 use utoipa::openapi::path::HttpMethod;
@@ -14,6 +17,18 @@ use gin_rules::api::{self, AppState};
 
 use crate::cluster::redis_on;
 use crate::processes::{Server, free_port, http, wait_until};
+
+/// The real app over `state`.
+async fn app(
+    state: AppState,
+) -> impl Service<Request, Response = ServiceResponse<impl MessageBody>, Error = actix_web::Error> {
+    actix_test::init_service(
+        App::new()
+            .app_data(web::Data::new(state))
+            .configure(api::configure),
+    )
+    .await
+}
 
 /// Every `GET` path the server answers: the route table's and the `/play` page's.
 fn get_paths() -> Vec<String> {
@@ -27,12 +42,7 @@ fn get_paths() -> Vec<String> {
 
 #[actix_web::test]
 async fn head_answers_every_get_route_like_get_without_the_body() {
-    let app = actix_test::init_service(
-        App::new()
-            .app_data(web::Data::new(AppState::builtin()))
-            .configure(api::configure),
-    )
-    .await;
+    let app = app(AppState::builtin()).await;
     let paths = get_paths();
     assert!(paths.len() >= 8, "{paths:?}");
     for path in paths {
@@ -74,12 +84,7 @@ async fn head_answers_every_get_route_like_get_without_the_body() {
 
 #[actix_web::test]
 async fn every_answer_says_nosniff_errors_included() {
-    let app = actix_test::init_service(
-        App::new()
-            .app_data(web::Data::new(AppState::builtin()))
-            .configure(api::configure),
-    )
-    .await;
+    let app = app(AppState::builtin()).await;
     let mut requests: Vec<(Method, String)> =
         get_paths().into_iter().map(|p| (Method::GET, p)).collect();
     requests.extend([
@@ -117,12 +122,7 @@ async fn every_answer_says_nosniff_errors_included() {
 /// The docs page runs its one inline script and style by their hashes, and nothing else.
 #[actix_web::test]
 async fn the_docs_page_allows_its_own_inline_script_and_style_only() {
-    let app = actix_test::init_service(
-        App::new()
-            .app_data(web::Data::new(AppState::builtin()))
-            .configure(api::configure),
-    )
-    .await;
+    let app = app(AppState::builtin()).await;
     let res = actix_test::call_service(
         &app,
         actix_test::TestRequest::get().uri("/docs").to_request(),
@@ -164,12 +164,7 @@ fn one_engine_thread() -> AppState {
 async fn readyz_is_server_busy_while_the_engine_thread_stays_taken_past_the_wait() {
     let state = one_engine_thread().with_guard(memory_guard());
     let gate = state.gate.clone();
-    let app = actix_test::init_service(
-        App::new()
-            .app_data(web::Data::new(state))
-            .configure(api::configure),
-    )
-    .await;
+    let app = app(state).await;
     let readyz = || actix_test::TestRequest::get().uri("/readyz").to_request();
     let res = actix_test::call_service(&app, readyz()).await;
     assert_eq!(res.status(), 200);
