@@ -58,7 +58,7 @@ pub fn register(cfg: &mut web::ServiceConfig) {
 
 /// The methods of the routes `path` matches; a route without parameters that matches hides the
 /// patterns that would also match (`/v1/rulesets/check` is not the ruleset `check`).
-fn allowed_methods(path: &str) -> Vec<&'static str> {
+pub(super) fn allowed_methods(path: &str) -> Vec<&'static str> {
     let matching = || ROUTE_DEFS.iter().filter(|(def, _)| def.is_match(path));
     let exact: Vec<&str> = matching()
         .filter(|(def, _)| def.pattern().is_some_and(|p| !p.contains('{')))

@@ -48,7 +48,10 @@ pub struct NewGameRequest {
     pub options: Vec<String>,
     /// Points that win the match, or `"single_hand"`; the ruleset's default when left out.
     pub target: Option<Target>,
-    /// Same request and same seed give the same game, byte for byte; random when left out.
+    /// Same request and same seed give the same game, byte for byte; random when left out. On a
+    /// server with seat keys every deal is unpredictable instead: the seed is mixed with the
+    /// server's secret and a fresh random nonce, so the same seed deals a different game each
+    /// time.
     #[schema(example = 42)]
     #[serde(default, deserialize_with = "crate::whole_number::option_u64")]
     pub seed: Option<u64>,
@@ -101,7 +104,8 @@ pub struct ViewRequest {
 }
 
 /// Deals a new game. With seat keys the answer also holds each seat's key (`seats`), the seed is
-/// mixed with the server's secret and explicit decks are refused.
+/// mixed with the server's secret and a fresh random nonce (every deal differs) and explicit
+/// decks are refused.
 #[utoipa::path(
     tag = "games",
     request_body = NewGameRequest,
@@ -156,7 +160,7 @@ pub(super) fn deal(app: &AppState, req: NewGameRequest, id: GameId) -> Result<Ve
     };
     let game = NewGame {
         ruleset: reference,
-        seed: app.deal_seed(req.seed.unwrap_or_else(rand::random)),
+        seed: app.deal_seed(req.seed.unwrap_or_else(rand::random))?,
         id: Some(id),
         target: req.target,
         dealer: req.dealer,

@@ -17,6 +17,9 @@ use crate::engine::{GameId, GameRef};
 pub const DEFAULT_EXPIRY: Duration = Duration::from_secs(24 * 60 * 60);
 /// How many games the memory guard remembers at most when not told otherwise.
 pub const DEFAULT_CAPACITY: usize = 1_000_000;
+/// How long the outcome of a readiness ping of Redis is reused: probes, however frequent, ping
+/// it at most once a second.
+pub const PING_REUSE: Duration = Duration::from_secs(1);
 
 /// The guard could not answer (Redis unreachable or failing): the request is refused, not let
 /// through unguarded.
@@ -46,6 +49,15 @@ impl ReplayGuard {
         match self {
             ReplayGuard::Memory(m) => Ok(m.latest(at.id, Instant::now()) > Some(at.moves)),
             ReplayGuard::Redis(r) => r.is_stale(at).await,
+        }
+    }
+
+    /// Whether the guard answers now: the memory guard always; Redis when it answers a `PING`
+    /// (the outcome reused for [`PING_REUSE`]).
+    pub async fn check(&self) -> Result<(), GuardError> {
+        match self {
+            ReplayGuard::Memory(_) => Ok(()),
+            ReplayGuard::Redis(r) => r.ping().await,
         }
     }
 
@@ -172,6 +184,9 @@ redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 return 1
 ";
 
+/// A readiness ping of Redis: when, and what it found.
+type Ping = (Instant, Result<(), GuardError>);
+
 /// The latest moves in a Redis or Valkey server that every instance shares.
 pub struct RedisGuard {
     url: String,
@@ -180,6 +195,8 @@ pub struct RedisGuard {
     script: redis::Script,
     /// Connected on first use, inside the server's runtime.
     conn: tokio::sync::OnceCell<ConnectionManager>,
+    /// The last readiness ping (boxed: a guard would be mostly this).
+    last_ping: Box<tokio::sync::Mutex<Option<Ping>>>,
 }
 
 impl RedisGuard {
@@ -202,6 +219,7 @@ impl RedisGuard {
             expiry: expiry.max(Duration::from_secs(1)),
             script,
             conn: tokio::sync::OnceCell::new(),
+            last_ping: Box::new(tokio::sync::Mutex::new(None)),
         })
     }
 
@@ -217,6 +235,29 @@ impl RedisGuard {
             .await
             .cloned()
             .map_err(|e| GuardError(format!("cannot reach {}: {e}", self.url)))
+    }
+
+    /// `PING`, or what the last one found if it is younger than [`PING_REUSE`]; concurrent
+    /// callers wait for one ping.
+    async fn ping(&self) -> Result<(), GuardError> {
+        let mut last = self.last_ping.lock().await;
+        if let Some((at, outcome)) = last.as_ref()
+            && at.elapsed() < PING_REUSE
+        {
+            return outcome.clone();
+        }
+        let outcome = self.ping_now().await;
+        *last = Some((Instant::now(), outcome.clone()));
+        outcome
+    }
+
+    async fn ping_now(&self) -> Result<(), GuardError> {
+        let mut con = self.conn().await?;
+        redis::cmd("PING")
+            .query_async::<String>(&mut con)
+            .await
+            .map(drop)
+            .map_err(|e| GuardError(format!("{}: {e}", self.url)))
     }
 
     fn key(id: GameId) -> String {

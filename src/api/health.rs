@@ -1,9 +1,17 @@
-//! `GET /healthz`, `GET /openapi.json` and `GET /docs`.
+//! `GET /healthz`, `GET /readyz`, `GET /openapi.json` and `GET /docs`.
 
-use actix_web::http::header::ContentType;
+use std::sync::LazyLock;
+
+use actix_web::http::header::{self, ContentType};
 use actix_web::{HttpResponse, get, web};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
+
+use super::ApiError;
+use super::state::AppState;
 
 /// The server is up.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -26,6 +34,20 @@ impl Health {
 #[get("/healthz")]
 pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(Health::OK)
+}
+
+/// Whether the instance can serve games now, for a load balancer or an orchestrator: `503` while
+/// the replay guard does not answer (Redis pinged at most once a second) or while every engine
+/// thread stays taken past the engine wait (this request waits that long for one); `/healthz`
+/// only says that the process answers.
+#[utoipa::path(
+    tag = "service",
+    responses((status = 200, description = "The instance can serve games", body = Health))
+)]
+#[get("/readyz")]
+pub async fn readyz(app: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    app.ready().await?;
+    Ok(HttpResponse::Ok().json(Health::OK))
 }
 
 /// This OpenAPI 3.1 document (identical to the committed `openapi/openapi.json`).
@@ -52,7 +74,42 @@ pub struct Document(pub fn() -> &'static str);
 )]
 #[get("/docs")]
 pub async fn docs() -> HttpResponse {
+    static POLICY: LazyLock<String> = LazyLock::new(|| docs_policy(DOCS_PAGE));
     HttpResponse::Ok()
         .content_type(ContentType::html())
-        .body(include_str!("../../static/docs.html"))
+        .insert_header((header::CONTENT_SECURITY_POLICY, POLICY.as_str()))
+        .body(DOCS_PAGE)
+}
+
+const DOCS_PAGE: &str = include_str!("../../static/docs.html");
+
+/// What the docs page may run and load: its own inline script and style (by their hashes), and
+/// calls to this server (the document, and the requests its forms send).
+pub fn docs_policy(page: &str) -> String {
+    format!(
+        "default-src 'none'; script-src {}; style-src {}; connect-src 'self'; \
+         img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        inline_hashes(page, "script"),
+        inline_hashes(page, "style"),
+    )
+}
+
+/// The CSP sources of a page's inline `<tag>` elements: `'sha256-…'` of each one's text, or
+/// `'none'` when there is none.
+fn inline_hashes(page: &str, tag: &str) -> String {
+    let (open, close) = (format!("<{tag}>"), format!("</{tag}>"));
+    let mut sources = Vec::new();
+    let mut rest = page;
+    while let Some(start) = rest.find(&open) {
+        let body = &rest[start + open.len()..];
+        let Some(end) = body.find(&close) else { break };
+        let digest = Sha256::digest(&body.as_bytes()[..end]);
+        sources.push(format!("'sha256-{}'", STANDARD.encode(digest)));
+        rest = &body[end + close.len()..];
+    }
+    if sources.is_empty() {
+        "'none'".to_string()
+    } else {
+        sources.join(" ")
+    }
 }

@@ -22,6 +22,7 @@ pub mod games;
 pub mod gate;
 pub mod guard;
 pub mod hands;
+pub mod headers;
 pub mod health;
 pub mod limits;
 pub mod open;
@@ -67,6 +68,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                         .handler(StatusCode::METHOD_NOT_ALLOWED, dispatch::as_problem),
                 )
                 .wrap(actix_web::middleware::from_fn(dispatch::body_gate))
+                .wrap(actix_web::middleware::from_fn(headers::every_answer))
                 .configure(dispatch::register)
                 .configure(play::register)
                 .default_service(web::to(dispatch::not_found)),

@@ -110,6 +110,9 @@ pub fn routes() -> Vec<Route> {
                 Internal,
             ]),
         Route::of(health::healthz),
+        Route::of(health::readyz)
+            .errors(ENGINE)
+            .errors(&[GuardUnavailable]),
         Route::of(health::openapi_json),
         Route::of(health::docs),
     ]

@@ -71,12 +71,13 @@ impl Secret {
         out
     }
 
-    /// A client's seed mixed with the secret: what the deck is shuffled from.
-    pub fn mix_seed(&self, seed: u64) -> u64 {
+    /// A client's seed mixed with the secret and a server-side nonce: what the deck is shuffled
+    /// from.
+    pub fn mix_seed(&self, seed: u64, nonce: &[u8; 16]) -> u64 {
         let mut out = [0u8; 8];
         let _ = self
             .prk
-            .expand_multi_info(&[SEED_INFO, &seed.to_le_bytes()], &mut out);
+            .expand_multi_info(&[SEED_INFO, &seed.to_le_bytes(), nonce], &mut out);
         u64::from_le_bytes(out)
     }
 }
@@ -185,8 +186,10 @@ mod tests {
         assert_ne!(a.seat_key(&g1, 0), a.seat_key(&g2, 0));
         assert_ne!(a.seat_key(&g1, 0), b.seat_key(&g1, 0));
         assert_ne!(&a.seat_key(&g1, 0), a.seal_key());
-        assert_eq!(a.mix_seed(42), a.mix_seed(42));
-        assert_ne!(a.mix_seed(42), a.mix_seed(43));
-        assert_ne!(a.mix_seed(42), b.mix_seed(42));
+        let (n, m) = ([1; 16], [2; 16]);
+        assert_eq!(a.mix_seed(42, &n), a.mix_seed(42, &n));
+        assert_ne!(a.mix_seed(42, &n), a.mix_seed(43, &n));
+        assert_ne!(a.mix_seed(42, &n), a.mix_seed(42, &m));
+        assert_ne!(a.mix_seed(42, &n), b.mix_seed(42, &n));
     }
 }

@@ -4,6 +4,8 @@
 use std::sync::Arc;
 
 use actix_web::HttpRequest;
+use rand::TryRng as _;
+use rand::rngs::SysRng;
 
 use crate::engine::GameRef;
 use crate::engine::State;
@@ -75,13 +77,20 @@ impl AppState {
         self
     }
 
-    /// The seed a deck is shuffled from: with seat keys, the client's seed mixed with the
-    /// newest secret, so that nobody can compute the stock from it.
-    pub fn deal_seed(&self, seed: u64) -> u64 {
-        match (&self.seat_keys, &self.sealer) {
-            (Some(_), Some(sealer)) => sealer.secrets().newest().mix_seed(seed),
-            _ => seed,
-        }
+    /// The seed a deck is shuffled from: in plain mode the client's seed, so that a seed deals
+    /// the same game again; with seat keys, the client's seed mixed with the newest secret and a
+    /// fresh nonce from the operating system's generator, so that nobody can compute the stock
+    /// nor deal the same deck twice. The sealed state keeps the seed it gives, never the nonce.
+    pub fn deal_seed(&self, seed: u64) -> Result<u64, ApiError> {
+        let (Some(_), Some(sealer)) = (&self.seat_keys, &self.sealer) else {
+            return Ok(seed);
+        };
+        let mut nonce = [0u8; 16];
+        SysRng.try_fill_bytes(&mut nonce).map_err(|e| {
+            tracing::error!(error = %e, "the operating system's random generator failed");
+            ApiError::Internal("no random nonce could be drawn for the deal".into())
+        })?;
+        Ok(sealer.secrets().newest().mix_seed(seed, &nonce))
     }
 
     /// The request's seat key: `None` without seat keys; `401 missing-seat-key` when one is
@@ -111,6 +120,17 @@ impl AppState {
             )),
             (None, _) => Ok(Audience::Everyone),
         }
+    }
+
+    /// Whether the instance can serve games now: the replay guard answers (`503
+    /// replay-guard-unavailable`) and an engine thread frees up within the engine wait (`503
+    /// server-busy`; the permit is given back at once).
+    pub async fn ready(&self) -> Result<(), ApiError> {
+        if let Some(guard) = &self.guard {
+            guard.check().await.map_err(guard_down)?;
+        }
+        drop(self.gate.acquire().await?);
+        Ok(())
     }
 
     /// `409 stale-state` when the guard knows a newer state of this game.

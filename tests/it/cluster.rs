@@ -19,8 +19,13 @@ const SECRET: &str = "the cluster test's secret, over thirty-two bytes";
 
 /// A Redis server on a free loopback port, and its URL.
 fn redis() -> (Running, String) {
-    let program = program(&["redis-server"], "--version", ".ci/setup/redis.sh");
     let port = free_port();
+    (redis_on(port), format!("redis://127.0.0.1:{port}"))
+}
+
+/// A Redis server (no persistence) on loopback `port`, answering when this returns.
+pub fn redis_on(port: u16) -> Running {
+    let program = program(&["redis-server"], "--version", ".ci/setup/redis.sh");
     let running = Running::spawn(Command::new(program).args([
         "--port",
         &port.to_string(),
@@ -41,7 +46,7 @@ fn redis() -> (Running, String) {
             })
             .unwrap_or(false)
     });
-    (running, format!("redis://127.0.0.1:{port}"))
+    running
 }
 
 /// A gin-rules server with seat keys and the given replay guard.
