@@ -321,6 +321,7 @@ pub(crate) fn deal_all(
         events.push(event);
     }
     state.tables = tables;
+    state.dealer = dealer;
     Ok(events)
 }
 

@@ -239,8 +239,9 @@ pub fn default_entries(info: &RecordInfo) -> Vec<ScoreEntry> {
         .collect()
 }
 
-/// The next dealer the plain data gives: the same dealer when every table was dead, else the
-/// ruleset's rule applied to the first table that was not.
+/// The next dealer the plain data gives: the same dealer when every table was dead; else the seat
+/// after the deal's dealer (`next_in_turn`), or the ruleset's rule applied to the first table that
+/// was not dead.
 pub fn default_next_dealer(info: &DealerInfo) -> Seat {
     let Some(result) = info.results.iter().find(|r| r.winner.is_some()) else {
         return info.dealer;

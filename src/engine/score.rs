@@ -345,7 +345,7 @@ pub(crate) fn next_dealer(
     hooks: &dyn Hooks,
     state: &State,
 ) -> Result<Seat, HookError> {
-    let dealer = state.tables.first().map_or(Seat::new(0), |t| t.dealer);
+    let dealer = state.dealer;
     let results = table_results(&state.tables);
     let info = DealerInfo {
         seats: rules.seats,

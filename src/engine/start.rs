@@ -95,6 +95,7 @@ pub(crate) fn deal_first(
         seed: game.seed,
         target,
         deal_number: 0,
+        dealer,
         record: Arc::new(MatchRecord::new(layout)),
         tables: Vec::new(),
         winners: None,

@@ -20,7 +20,7 @@ use super::outcome::Outcome;
 use super::pile::Pile;
 
 /// Bumped whenever the serialised shape of `State` changes.
-pub const STATE_VERSION: u32 = 4;
+pub const STATE_VERSION: u32 = 5;
 
 /// A whole game, plain: everything needed to continue it (the stock order and both hands
 /// included, so it is for trusted backends; a server with a secret seals it).
@@ -39,6 +39,10 @@ pub struct State {
     pub target: Target,
     /// Deals so far, counting dead hands dealt again (0 for the first deal).
     pub deal_number: u32,
+    /// Whose deal it is: the seat the dealer rule passes the deal on from (with two tables, the
+    /// seat that deals the deal, not necessarily table 0's dealer).
+    #[schema(value_type = u8)]
+    pub dealer: Seat,
     /// The match so far (shared between successive states until a deal is recorded).
     #[schema(value_type = MatchRecord)]
     pub record: Arc<MatchRecord>,

@@ -384,3 +384,138 @@ fn every_form_finishes_and_its_scores_add_up() {
         );
     }
 }
+
+/// The dealer of the next deal by the rule of each form, worked out from the deal's results alone.
+fn expected_next_dealer(
+    id: &str,
+    options: &[&str],
+    dealer: u8,
+    results: &[(Option<u8>, i64)],
+) -> u8 {
+    let seats: u8 = match id {
+        "three-player" => 3,
+        "four-player" => 4,
+        _ => 2,
+    };
+    if results.iter().all(|(winner, _)| winner.is_none()) {
+        return dealer;
+    }
+    match (id, options.contains(&"tournament")) {
+        ("standard", _) => {
+            let winner = results.iter().find_map(|r| r.0).unwrap_or(dealer);
+            1 - winner
+        }
+        ("four-player", false) => {
+            let net: i64 = results
+                .iter()
+                .filter_map(|&(w, p)| Some(if w? % 2 == 0 { p } else { -p }))
+                .sum();
+            match net.signum() {
+                1 => 1,
+                -1 => 0,
+                _ => dealer,
+            }
+        }
+        _ => (dealer + 1) % seats,
+    }
+}
+
+/// Where the dealer of a deal sits in each form: dealing table 0 (two or three seats), dealing
+/// the table they play at (tournament), or their team dealing both tables (partnership).
+fn dealer_is_seated(id: &str, options: &[&str], dealer: u8, s: &State) -> bool {
+    let dealers: Vec<u8> = s.tables.iter().map(|t| t.dealer.number()).collect();
+    match (id, options.contains(&"tournament")) {
+        ("four-player", true) => s
+            .tables
+            .iter()
+            .any(|t| t.dealer.number() == dealer && t.seats.into_array().contains(&t.dealer)),
+        ("four-player", false) => dealers.iter().all(|d| d % 2 == dealer % 2),
+        _ => dealers == [dealer],
+    }
+}
+
+/// The deal passes by the ruleset's rule in every form, from the seat whose deal it was, and a
+/// deal with every table dead is dealt again by the same dealer.
+#[test]
+fn the_next_dealer_follows_the_rule_in_every_form() {
+    let forms: [(&str, &[&str]); 4] = [
+        ("standard", &[]),
+        ("three-player", &[]),
+        ("four-player", &[]),
+        ("four-player", &["tournament"]),
+    ];
+    // Gin only, so that deals with every table dead come often.
+    let gin_only = |options: &[&str]| {
+        let yaml = format!(
+            "id: gin-only-four\nname: Gin-only four\nextends: four-player\nknocking: {{allowed: false}}\nmelds: {{set_min: 4, run_min: 5}}\n{}",
+            if options.is_empty() {
+                ""
+            } else {
+                "dealer: {next: next_in_turn}\nhooks: {match_layout: null, record_result: null, next_dealer: null, seating: {script: t.rhai}}\n"
+            }
+        );
+        let script = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("rulesets/four-player-tournament.rhai"),
+        )
+        .unwrap();
+        let scripts = [("t.rhai".to_string(), script)].into_iter().collect();
+        gin_rules::rules::Catalog::builtin()
+            .check(&yaml, &scripts)
+            .unwrap()
+    };
+    let mut variants: Vec<(&str, &[&str], std::sync::Arc<Variant>)> = forms
+        .iter()
+        .map(|&(id, options)| (id, options, variant(id, options)))
+        .collect();
+    variants.push(("four-player", &[], gin_only(&[])));
+    variants.push(("four-player", &["tournament"], gin_only(&["tournament"])));
+    for (id, options, v) in variants {
+        let seats = v.ruleset.seats;
+        let mut deals = 0;
+        let mut dead_deals = 0;
+        for seed in 0..12u64 {
+            let first = (seed % u64::from(seats)) as u8;
+            let mut s = start(&v, seed, Target::Points(250), Some(first));
+            let mut dealer = first;
+            while !s.is_over() && s.deal_number < 40 {
+                let deal = s.deal_number;
+                assert_eq!(
+                    s.dealer.number(),
+                    dealer,
+                    "{id} {options:?} seed {seed} deal {deal}"
+                );
+                assert!(
+                    dealer_is_seated(id, options, dealer, &s),
+                    "{id} {options:?} seed {seed} deal {deal}: dealer {dealer}, tables {:?}",
+                    s.tables
+                        .iter()
+                        .map(|t| t.dealer.number())
+                        .collect::<Vec<_>>()
+                );
+                let (next, events) = play_until(s, |s| s.deal_number > deal);
+                let results: Vec<(Option<u8>, i64)> = events
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::HandOver(r) => Some((
+                            r.winner.map(Seat::number),
+                            r.winner.map_or(0, |w| r.points[w]),
+                        )),
+                        _ => None,
+                    })
+                    .collect();
+                deals += 1;
+                dead_deals += usize::from(results.iter().all(|r| r.0.is_none()));
+                dealer = expected_next_dealer(id, options, dealer, &results);
+                s = next;
+            }
+        }
+        assert!(deals > 100, "{id} {options:?}: {deals} deals");
+        if v.reference.id == "gin-only-four" {
+            assert!(
+                dead_deals > 0,
+                "{id} {options:?}: no dead deal in {deals} deals"
+            );
+        }
+    }
+}

@@ -261,7 +261,11 @@ pub const CONTEXTS: [HookContext; 6] = [
         called: "after `record_result`, when the match goes on",
         fields: &[
             SEATS,
-            f("dealer", Ty::Int, "the dealer of the deal just played"),
+            f(
+                "dealer",
+                Ty::Int,
+                "the dealer of the deal just played: the seat `seating` was called with (with two tables, not always table 0's dealer)",
+            ),
             HAND_NUMBER,
             f(
                 "rule",
@@ -278,7 +282,7 @@ pub const CONTEXTS: [HookContext; 6] = [
         default: f(
             "default",
             Ty::Int,
-            "the ruleset's rule applied to the first table that was not dead; the same dealer when every table was dead",
+            "the same dealer when every table was dead; else the ruleset's rule: `next_in_turn` gives the seat after `dealer`, and `loser`, `winner` and `alternate` apply to the first table that was not dead",
         ),
         returns: "the seat that deals next; the `seating` hook then places the players",
         checks: "a seat of the game",
