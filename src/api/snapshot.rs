@@ -71,7 +71,8 @@ pub struct Snapshot {
     pub ruleset: RulesetName,
     /// `in_progress`, or `match_over` once the match is decided.
     pub status: Status,
-    /// Seats that may act now (every seat between hands, where any may deal the next hand).
+    /// Seats a client may act for now (in the four-player form, one per table). Between hands
+    /// every seat may deal the next hand but the server's bots: a bot's seat is never named.
     #[schema(value_type = Vec<u8>)]
     pub to_act: Vec<Seat>,
     /// Every action the engine accepts now (with seat keys: the key's seat's alone); each is
@@ -105,15 +106,18 @@ impl Snapshot {
         } else {
             Status::InProgress
         };
+        // A bot's seat is the server's to play: only the seats clients play are named.
+        let clients = |seat: &Seat| audience.shows(*seat) && !game.bots.contains_key(seat);
         let mut legal_actions = game.legal_actions();
-        legal_actions.retain(|a| audience.shows(a.seat));
+        legal_actions.retain(|a| clients(&a.seat));
         let views = match audience {
             Audience::Everyone => game.views(),
             Audience::Seat(seat) => game.view(seat).into_iter().collect(),
             Audience::Nobody => Vec::new(),
         };
         let state = game.into_state();
-        let to_act = state.to_act();
+        let mut to_act = state.to_act();
+        to_act.retain(|s| !state.bots.contains_key(s));
         let scores = state.scores();
         let events = events.iter().map(|e| e.seen_by(audience.seat())).collect();
         let game = state.game;

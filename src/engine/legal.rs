@@ -22,7 +22,7 @@ pub(crate) fn legal_actions_into(rules: &Ruleset, state: &State, out: &mut Vec<A
         return;
     }
     if state.is_between_hands() {
-        for seat in Seat::all(state.seats()) {
+        for seat in state.to_act() {
             out.push(Action::new(seat, ActionKind::NextHand));
         }
         return;

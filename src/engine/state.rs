@@ -356,13 +356,16 @@ impl State {
         self.record.scores()
     }
 
-    /// Seats that may act now.
+    /// Seats that may act now. Between hands any seat but a bot's may deal the next hand: the
+    /// server's bots never deal.
     pub fn to_act(&self) -> Vec<Seat> {
         if self.is_over() {
             return Vec::new();
         }
         if self.is_between_hands() {
-            return Seat::all(self.seats()).collect();
+            return Seat::all(self.seats())
+                .filter(|s| !self.bots.contains_key(s))
+                .collect();
         }
         let mut seats: Vec<Seat> = self.tables.iter().filter_map(Table::to_act).collect();
         seats.sort_unstable();

@@ -109,6 +109,12 @@ fn whose_turn(state: &State, action: &Action) -> Result<Turn, IllegalAction> {
         if !state.is_between_hands() {
             return Err(IllegalAction::HandNotOver);
         }
+        if state.bots.contains_key(&seat) {
+            return Err(IllegalAction::NotYourTurn {
+                seat,
+                waiting: state.to_act(),
+            });
+        }
         return Ok(Turn::NextHand);
     }
     if state.is_between_hands() {

@@ -197,9 +197,34 @@ where
             .iter()
             .map(|s| s.as_u64().unwrap())
             .collect();
-        let Some(&seat) = to_act.iter().find(|s| humans.contains(s)) else {
-            panic!("no human seat to act: {to_act:?} (bots {bots})");
-        };
+        // Only the seats clients play are named: a bot neither acts nor deals for them.
+        assert!(
+            !to_act.is_empty() && to_act.iter().all(|s| humans.contains(s)),
+            "to_act {to_act:?} names a bot or nobody (bots {bots})"
+        );
+        for a in snap["legal_actions"].as_array().unwrap() {
+            let s = a["seat"].as_u64().unwrap();
+            assert!(humans.contains(&s), "{a} is offered to a bot (bots {bots})");
+        }
+        let between_hands = snap["legal_actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["type"] == "next_hand");
+        if between_hands && mode != Mode::Keys {
+            let bot = bot_seats[0];
+            let r = post_as(
+                app,
+                "/v1/games/step",
+                None,
+                &json!({"state": snap["state"], "action": {"seat": bot, "type": "next_hand"}}),
+            )
+            .await;
+            assert_eq!(r.status, 422, "a bot's next_hand: {}", r.text);
+            assert_eq!(r.body["type"], "illegal-action", "{}", r.text);
+            assert_eq!(r.body["reason"], "not-your-turn", "{}", r.text);
+        }
+        let seat = to_act[0];
         let key = keys.as_ref().map(|k| k[&seat].clone());
         let view = match &key {
             Some(key) => {
