@@ -181,7 +181,7 @@ pub(super) fn deal(app: &AppState, req: NewGameRequest, id: GameId) -> Result<Ve
         (None, None) => Audience::Everyone,
     };
     dealt.game.set_bots(bots)?;
-    play_bots(&mut dealt.game, &mut dealt.events)?;
+    play_bots(&app.metrics, &mut dealt.game, &mut dealt.events)?;
     let humans: Vec<Seat> = Seat::all(seats)
         .filter(|s| !dealt.game.bots.contains_key(s))
         .collect();
@@ -262,7 +262,7 @@ pub(super) fn apply(
             });
         }
     };
-    play_bots(&mut stepped.game, &mut stepped.events)?;
+    play_bots(&app.metrics, &mut stepped.game, &mut stepped.events)?;
     let to = stepped.game.game;
     let snapshot = Snapshot::new(app, &opened.variant, stepped.game, stepped.events, audience)?;
     // A hand's plays grow with every turn: one played so long that its state no longer fits a

@@ -12,11 +12,12 @@ use serde_json::Value;
 const BIN: &str = env!("CARGO_BIN_EXE_gin-rules");
 
 /// The server's own settings from the environment: a test says what it wants in arguments.
-const SERVER_ENV: [&str; 4] = [
+const SERVER_ENV: [&str; 5] = [
     "GIN_RULES_ADDR",
     "GIN_RULES_SECRET",
     "GIN_RULES_SEAT_KEYS",
     "GIN_RULES_REPLAY_GUARD",
+    "GIN_RULES_METRICS_ADDR",
 ];
 
 pub fn free_port() -> u16 {
