@@ -12,11 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
-use actix_web::middleware::Next;
-use actix_web::{HttpResponse, get, web};
 use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue, LabelValueEncoder};
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -24,9 +20,7 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::{Registry, Unit};
 
-use super::dispatch;
-use super::error::ApiError;
-use super::state::AppState;
+use crate::rules::CacheUsage;
 
 pub use prometheus_client::encoding::prometheus_text::CONTENT_TYPE;
 
@@ -236,6 +230,16 @@ impl Follower {
             self.counter.inc_by(total - before);
         }
     }
+}
+
+/// What is read from the server at each scrape rather than counted as it happens.
+#[derive(Clone, Copy, Debug)]
+pub struct Readings {
+    pub cache: CacheUsage,
+    /// Games the memory replay guard forgot young since it started (0 without one).
+    pub guard_evictions: u64,
+    pub engine_threads: usize,
+    pub engine_threads_busy: usize,
 }
 
 /// Every metric of one server, and the registry that names them.
@@ -454,18 +458,14 @@ impl Metrics {
             .inc();
     }
 
-    /// The page: every metric, with the values read at scrape time taken from `app` first.
-    pub fn render(&self, app: &AppState) -> String {
-        let cache = app.catalog.authored_cache_usage();
-        self.cache_entries.set(gauge(cache.rulesets));
-        self.cache_bytes.set(gauge(cache.bytes));
-        self.cache_evictions.follow(cache.evictions);
-        if let Some(super::ReplayGuard::Memory(guard)) = &app.guard {
-            self.guard_evictions.follow(guard.forgotten());
-        }
-        let limits = app.limits();
-        self.engine_threads.set(gauge(limits.engine_threads));
-        self.engine_threads_busy.set(gauge(app.gate.busy()));
+    /// The page: every metric, with the values read at scrape time taken from `now` first.
+    pub fn render(&self, now: Readings) -> String {
+        self.cache_entries.set(gauge(now.cache.rulesets));
+        self.cache_bytes.set(gauge(now.cache.bytes));
+        self.cache_evictions.follow(now.cache.evictions);
+        self.guard_evictions.follow(now.guard_evictions);
+        self.engine_threads.set(gauge(now.engine_threads));
+        self.engine_threads_busy.set(gauge(now.engine_threads_busy));
         let mut text = String::new();
         if let Err(e) =
             prometheus_client::encoding::prometheus_text::encode(&mut text, &self.registry)
@@ -478,52 +478,4 @@ impl Metrics {
 
 fn gauge(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-/// Counts every answer of the app by method, route pattern and status, and times it.
-pub async fn observe<B: MessageBody + 'static>(
-    req: ServiceRequest,
-    next: Next<B>,
-) -> Result<ServiceResponse<B>, actix_web::Error> {
-    let app = req.app_data::<web::Data<AppState>>().cloned();
-    let method = req.method().clone();
-    let route = dispatch::route_of(req.path()).unwrap_or(UNMATCHED);
-    let start = std::time::Instant::now();
-    let res = next.call(req).await;
-    let status = match &res {
-        Ok(res) => res.status(),
-        Err(e) => e.as_response_error().status_code(),
-    };
-    if let Some(app) = app {
-        app.metrics
-            .request(&method, route, status.as_u16(), start.elapsed());
-    }
-    res
-}
-
-/// The server's metrics in the Prometheus text format (version 0.0.4), for Prometheus to scrape:
-/// requests, the engine threads, scripts, bots, the replay guard, the authored-ruleset cache and
-/// secret rotations (docs/deploy.md lists them). A server started with `--metrics-addr` serves
-/// them there instead, and answers `404 not-found` here.
-#[utoipa::path(
-    tag = "service",
-    responses((status = 200, description = "The metrics", content_type = "text/plain; version=0.0.4; charset=utf-8"))
-)]
-#[get("/metrics")]
-pub async fn scrape(app: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    if app.metrics_elsewhere {
-        return Err(ApiError::NotFound(PATH.to_string()));
-    }
-    Ok(page(&app))
-}
-
-/// `GET /metrics` of the metrics address (`--metrics-addr`): the metrics and nothing else.
-pub async fn scrape_here(app: web::Data<AppState>) -> HttpResponse {
-    page(&app)
-}
-
-fn page(app: &AppState) -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type(CONTENT_TYPE)
-        .body(app.metrics.render(app))
 }

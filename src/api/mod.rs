@@ -26,6 +26,7 @@ pub mod headers;
 pub mod health;
 pub mod limits;
 pub mod metrics;
+pub mod observe;
 pub mod open;
 pub mod openapi;
 pub mod play;
@@ -71,7 +72,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 )
                 .wrap(actix_web::middleware::from_fn(dispatch::body_gate))
                 .wrap(actix_web::middleware::from_fn(headers::every_answer))
-                .wrap(actix_web::middleware::from_fn(metrics::observe))
+                .wrap(actix_web::middleware::from_fn(observe::observe))
                 .configure(dispatch::register)
                 .configure(play::register)
                 .default_service(web::to(dispatch::not_found)),

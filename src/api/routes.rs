@@ -13,7 +13,7 @@ use actix_web::web;
 use utoipa::openapi::path::HttpMethod;
 
 use super::problem::ProblemCode::{self, *};
-use super::{bots, games, hands, health, metrics, rulesets};
+use super::{bots, games, hands, health, rulesets};
 
 /// The errors of every route that reads a JSON body.
 const BODY: &[ProblemCode] = &[
@@ -113,7 +113,7 @@ pub fn routes() -> Vec<Route> {
         Route::of(health::readyz)
             .errors(ENGINE)
             .errors(&[GuardUnavailable]),
-        Route::of(metrics::scrape),
+        Route::of(health::metrics),
         Route::of(health::openapi_json),
         Route::of(health::docs),
     ]

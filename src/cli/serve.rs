@@ -298,7 +298,7 @@ fn metrics_server(
     let server = HttpServer::new(move || {
         App::new().app_data(state.clone()).service(
             web::resource(crate::api::metrics::PATH)
-                .route(web::get().to(crate::api::metrics::scrape_here)),
+                .route(web::get().to(crate::api::health::metrics_here)),
         )
     })
     .workers(1)

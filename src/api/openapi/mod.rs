@@ -13,7 +13,7 @@ use utoipa::{Modify, OpenApi};
 use crate::engine::State;
 
 use super::routes::routes;
-use super::{bots, games, hands, health, metrics, rulesets};
+use super::{bots, games, hands, health, rulesets};
 
 mod errors;
 mod examples;
@@ -29,7 +29,7 @@ mod unions;
     paths(
         games::create, games::step, games::view, bots::suggest, rulesets::list, rulesets::check,
         rulesets::get, hands::analyze, health::healthz,
-        health::readyz, metrics::scrape, health::openapi_json, health::docs
+        health::readyz, health::metrics, health::openapi_json, health::docs
     ),
     components(schemas(State, super::error::Problem)),
     modifiers(&SeatKeyScheme),
