@@ -1,7 +1,8 @@
 //! What an operator relies on beyond the API itself: the headers of every answer, `HEAD` on
-//! every `GET` route, and readiness (`/readyz`) with a saturated engine or an unreachable Redis.
+//! every `GET` route, readiness (`/readyz`) with a saturated engine or an unreachable Redis, and
+//! a Redis guard that remembers across a restart of Redis when Redis persists its data.
 //!
-//! The Redis test needs `redis-server` (Debian's package, `.ci/setup/redis.sh`): ignored by a
+//! The Redis tests need `redis-server` (Debian's package, `.ci/setup/redis.sh`): ignored by a
 //! plain `cargo test`, run by `.ci/run` (`cargo test --test it -- --ignored`).
 
 use std::time::Duration;
@@ -15,7 +16,7 @@ use utoipa::openapi::path::HttpMethod;
 
 use gin_rules::api::{self, AppState};
 
-use crate::cluster::redis_on;
+use crate::cluster::{redis_on, redis_with};
 use crate::processes::{Server, free_port, http, wait_until};
 
 /// The real app over `state`.
@@ -226,4 +227,88 @@ fn readyz_follows_the_redis_guard_down_and_back() {
     wait_until("/readyz answering 200 again", || {
         readyz().is_some_and(|(s, _)| s == 200)
     });
+}
+
+/// Deals a seat-key game at `addr` and plays its first action: that step's body, and the key of
+/// its seat.
+fn dealt_and_stepped(addr: &str) -> (serde_json::Value, String) {
+    let (status, snap) = http(
+        addr,
+        "POST",
+        "/v1/games",
+        None,
+        Some(&serde_json::json!({"ruleset": "standard"})),
+    )
+    .expect("the server answers");
+    assert_eq!(status, 201, "{snap}");
+    let seat = snap["to_act"][0].clone();
+    let key = snap["seats"]
+        .as_array()
+        .and_then(|s| s.iter().find(|k| k["seat"] == seat))
+        .and_then(|k| k["key"].as_str())
+        .expect("the key of the seat to act")
+        .to_string();
+    let body =
+        serde_json::json!({"state": snap["state"], "action": {"seat": seat, "type": "pass"}});
+    let (status, next) =
+        http(addr, "POST", "/v1/games/step", Some(&key), Some(&body)).expect("the server answers");
+    assert_eq!(status, 200, "{next}");
+    (body, key)
+}
+
+/// The status of `body` sent again to `/v1/games/step` once Redis, started with `options`, has
+/// been killed and started again with the same options on the same port.
+fn replayed_after_a_redis_restart(options: &[&str]) -> u16 {
+    let port = free_port();
+    let mut redis = redis_with(port, options);
+    let url = format!("redis://127.0.0.1:{port}");
+    let server = Server::start(
+        ["--seat-keys", "--replay-guard", &url],
+        &[(
+            "GIN_RULES_SECRET",
+            "the ops test's secret, over thirty-two bytes",
+        )],
+    );
+    let (first, key) = dealt_and_stepped(&server.addr);
+    redis.kill();
+    let _redis = redis_with(port, options);
+    wait_until("/readyz answering 200 after the restart", || {
+        http(&server.addr, "GET", "/readyz", None, None).is_ok_and(|(s, _)| s == 200)
+    });
+    let (status, p) = http(
+        &server.addr,
+        "POST",
+        "/v1/games/step",
+        Some(&key),
+        Some(&first),
+    )
+    .expect("the server answers");
+    assert!(status == 200 || p["type"] == "stale-state", "{status} {p}");
+    status
+}
+
+/// A Redis with `appendonly yes` (every write on disk before it answers) killed mid-game and
+/// started again from the same directory still refuses the stale state; the same without
+/// persistence forgets the game and takes it (what docs/deploy.md warns about).
+#[test]
+#[ignore = "needs redis-server (.ci/setup/redis.sh); .ci/run runs it"]
+fn a_persistent_redis_guard_refuses_a_stale_state_after_a_restart() {
+    let dir = std::env::temp_dir().join(format!("gin-rules-redis-{}", free_port()));
+    std::fs::create_dir_all(&dir).expect("a directory for Redis' data");
+    let dir_text = dir.to_string_lossy().into_owned();
+    let persistent = [
+        "--dir",
+        &dir_text,
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "always",
+        "--save",
+        "",
+    ];
+    let status = replayed_after_a_redis_restart(&persistent);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(status, 409, "the restarted Redis forgot the game");
+    let forgetful = ["--save", "", "--appendonly", "no"];
+    assert_eq!(replayed_after_a_redis_restart(&forgetful), 200);
 }
