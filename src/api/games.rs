@@ -48,10 +48,10 @@ pub struct NewGameRequest {
     pub options: Vec<String>,
     /// Points that win the match, or `"single_hand"`; the ruleset's default when left out.
     pub target: Option<Target>,
-    /// Same request and same seed give the same game, byte for byte; random when left out. On a
-    /// server with seat keys every deal is unpredictable instead: the seed is mixed with the
-    /// server's secret and a fresh random nonce, so the same seed deals a different game each
-    /// time.
+    /// Without seat keys, the same request and the same seed give the same game, byte for byte;
+    /// random when left out. On a server with seat keys every deal is unpredictable instead: the
+    /// seed is mixed with the server's secret and a fresh random nonce, so the same seed deals a
+    /// different game each time.
     #[schema(example = 42)]
     #[serde(default, deserialize_with = "crate::whole_number::option_u64")]
     pub seed: Option<u64>,

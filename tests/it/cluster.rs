@@ -28,15 +28,16 @@ pub fn redis_on(port: u16) -> Running {
     redis_with(port, &["--save", "", "--appendonly", "no"])
 }
 
-/// A Redis server on loopback `port` with the further options `options`, answering when this
-/// returns.
+/// A Redis server on loopback `port` started with `options` (a configuration file first, if
+/// any), answering when this returns.
 pub fn redis_with(port: u16, options: &[&str]) -> Running {
     let program = program(&["redis-server"], "--version", ".ci/setup/redis.sh");
-    let running = Running::spawn(
-        Command::new(program)
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(options),
-    );
+    let running = Running::spawn(Command::new(program).args(options).args([
+        "--port",
+        &port.to_string(),
+        "--bind",
+        "127.0.0.1",
+    ]));
     wait_until("redis-server", || {
         TcpStream::connect(("127.0.0.1", port))
             .and_then(|mut s| {

@@ -287,28 +287,21 @@ fn replayed_after_a_redis_restart(options: &[&str]) -> u16 {
     status
 }
 
-/// A Redis with `appendonly yes` (every write on disk before it answers) killed mid-game and
-/// started again from the same directory still refuses the stale state; the same without
-/// persistence forgets the game and takes it (what docs/deploy.md warns about).
+/// Redis with the configuration of docs/deploy.md (`scripts/redis-guard.conf`: `appendonly yes`)
+/// killed mid-game and started again from the same directory still refuses the stale state; the
+/// same without the append-only file forgets the game and takes it (what docs/deploy.md warns
+/// about).
 #[test]
 #[ignore = "needs redis-server (.ci/setup/redis.sh); .ci/run runs it"]
 fn a_persistent_redis_guard_refuses_a_stale_state_after_a_restart() {
+    let conf = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/redis-guard.conf");
     let dir = std::env::temp_dir().join(format!("gin-rules-redis-{}", free_port()));
     std::fs::create_dir_all(&dir).expect("a directory for Redis' data");
     let dir_text = dir.to_string_lossy().into_owned();
-    let persistent = [
-        "--dir",
-        &dir_text,
-        "--appendonly",
-        "yes",
-        "--appendfsync",
-        "always",
-        "--save",
-        "",
-    ];
-    let status = replayed_after_a_redis_restart(&persistent);
+    let status = replayed_after_a_redis_restart(&[conf, "--dir", &dir_text]);
+    let forgetful =
+        replayed_after_a_redis_restart(&[conf, "--dir", &dir_text, "--appendonly", "no"]);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(status, 409, "the restarted Redis forgot the game");
-    let forgetful = ["--save", "", "--appendonly", "no"];
-    assert_eq!(replayed_after_a_redis_restart(&forgetful), 200);
+    assert_eq!(forgetful, 200, "without appendonly the game is forgotten");
 }
