@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use actix_cors::Cors;
 use actix_web::dev::Service as _;
-use actix_web::middleware::Condition;
+use actix_web::middleware::{Condition, DefaultHeaders};
 use actix_web::{App, HttpServer, http, web};
 use anyhow::{Context, bail};
 use tracing_subscriber::EnvFilter;
@@ -344,6 +344,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             .app_data(state.clone())
             .configure(crate::api::configure)
             .wrap(Condition::new(!origins.is_empty(), cors(&origins)))
+            // The API's own answers carry it already; this reaches the CORS preflight answers,
+            // which actix-cors gives before the API sees the request.
+            .wrap(DefaultHeaders::new().add((http::header::X_CONTENT_TYPE_OPTIONS, "nosniff")))
             .wrap_fn(|req, srv| {
                 let log = tracing::enabled!(target: "gin_rules::http", tracing::Level::INFO);
                 let start = Instant::now();

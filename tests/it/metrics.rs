@@ -12,7 +12,7 @@ use gin_rules::api::{AppState, Catalog, Limits, ReplayGuard, Sealer};
 use gin_rules::rules::script::Budget;
 
 use crate::api_support::*;
-use crate::processes::{Server, free_port};
+use crate::processes::{Server, exchange, free_port};
 
 /// The value of the series `series` (name and labels exactly as the page writes them) in the
 /// page `text`: 0 when the page has no such series yet.
@@ -357,17 +357,9 @@ async fn states_and_keys_of_an_older_secret_are_counted() {
     }
 }
 
-/// One `GET` on a new connection: the status and the body as text.
+/// One `GET`: the status and the body as text.
 fn get_text(addr: &str, path: &str) -> (u16, String) {
-    use std::io::{Read, Write};
-    let mut s = std::net::TcpStream::connect(addr).expect("connect");
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("send");
-    let mut raw = String::new();
-    s.read_to_string(&mut raw).expect("read");
+    let raw = exchange(addr, &format!("GET {path} HTTP/1.1"));
     let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
     let status = head
         .split_whitespace()

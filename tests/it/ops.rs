@@ -17,7 +17,7 @@ use utoipa::openapi::path::HttpMethod;
 use gin_rules::api::{self, AppState};
 
 use crate::cluster::{redis_on, redis_with};
-use crate::processes::{Server, free_port, http, wait_until};
+use crate::processes::{Server, exchange, free_port, http, wait_until};
 
 /// The real app over `state`.
 async fn app(
@@ -304,4 +304,26 @@ fn a_persistent_redis_guard_refuses_a_stale_state_after_a_restart() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(status, 409, "the restarted Redis forgot the game");
     assert_eq!(forgetful, 200, "without appendonly the game is forgotten");
+}
+
+/// The answers actix-cors gives itself (a preflight) say `nosniff` too, on a real server.
+#[test]
+fn cors_preflight_answers_say_nosniff() {
+    let server = Server::start(["--cors-origin", "https://cards.example"], &[]);
+    let answer = exchange(
+        &server.addr,
+        "OPTIONS /v1/games HTTP/1.1\r\nOrigin: https://cards.example\r\n\
+         Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type",
+    );
+    let head = answer
+        .split("\r\n\r\n")
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    assert!(head.starts_with("http/1.1 200"), "{answer}");
+    assert!(
+        head.contains("access-control-allow-origin: https://cards.example"),
+        "{answer}"
+    );
+    assert!(head.contains("x-content-type-options: nosniff"), "{answer}");
 }
