@@ -52,7 +52,7 @@ stop_spawned() {
 start_server() {
     local addr=$1 log=$2
     shift 2
-    spawn env -u GIN_RULES_SECRET -u GIN_RULES_SEAT_KEYS -u GIN_RULES_REPLAY_GUARD \
+    spawn env -u GIN_RULES_SECRET -u GIN_RULES_SEAT_KEYS -u GIN_RULES_REPLAY_GUARD -u GIN_RULES_METRICS_ADDR \
         RUST_LOG="${RUST_LOG:-warn}" "$BIN" serve --addr "$addr" "$@" >"$log" 2>&1
     SERVER_PID=$SPAWNED_PID
     wait_for "http://$addr/healthz" "the server ($*)" "$log"

@@ -13,6 +13,13 @@
 # own key) and a Redis replay guard (redis-server started on a free loopback port; skipped when
 # redis-server is missing), and the ratio of the two (goal: at least 75%).
 #
+# `scripts/load.sh games URL` plays whole one-hand games of Standard against a server (or nginx)
+# already running at URL for $DURATION, $GAME_CONNECTIONS at once (Python's standard library, the
+# first legal action each time; every request from the latest state, as a replay guard needs;
+# states sealed or plain, no seat keys), then prints the requests it sent by route and status on
+# one line of JSON; it fails on any answer that is not 2xx. .ci/stages/70-metrics.sh compares them
+# with what Prometheus scraped.
+#
 # `scripts/load.sh soak` instead runs one long test: $SOAK seconds (60) of plain steps at full speed,
 # then reports the errors (none allowed) and the server's resident memory, threads and the load
 # average after a warm-up, half-way and at the end, with the verdict: flat when the second half
@@ -34,6 +41,43 @@ RATE=${RATE:-10000}
 ADDR="127.0.0.1:$PORT"
 WORK=$(mktemp -d)
 trap 'stop_spawned; rm -rf "$WORK"' EXIT
+
+# games URL: the `games` mode above.
+games() {
+    python3 - "$1" "${DURATION%s}" "${GAME_CONNECTIONS:-16}" <<'PY'
+import collections, json, sys, threading, time, urllib.error, urllib.request
+base, seconds, clients = sys.argv[1].rstrip("/"), float(sys.argv[2]), int(sys.argv[3])
+sent = collections.Counter()
+lock = threading.Lock()
+def post(path, body):
+    req = urllib.request.Request(base + path, json.dumps(body).encode(), {"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as answer:
+            status, snap = answer.status, json.load(answer)
+    except urllib.error.HTTPError as refused:
+        status, snap = refused.code, None
+    with lock:
+        sent[f"{path} {status}"] += 1
+    return snap
+def play(deadline):
+    while time.monotonic() < deadline:
+        snap = post("/v1/games", {"ruleset": "standard", "target": "single_hand"})
+        while snap and snap["status"] != "match_over" and time.monotonic() < deadline:
+            snap = post("/v1/games/step", {"state": snap["state"], "action": snap["legal_actions"][0]})
+deadline = time.monotonic() + seconds
+threads = [threading.Thread(target=play, args=(deadline,)) for _ in range(clients)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(json.dumps(dict(sorted(sent.items()))))
+bad = {k: n for k, n in sent.items() if not k.split()[-1].startswith("2")}
+if bad:
+    sys.exit(f"answers that are not 2xx: {bad}")
+PY
+}
+if [[ "$MODE" == games ]]; then
+    games "${2:?scripts/load.sh games URL}"
+    exit 0
+fi
 
 # --- the load tool -------------------------------------------------------------------------
 TOOL=""

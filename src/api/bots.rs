@@ -2,6 +2,7 @@
 //! `POST /v1/games/suggest` (what a bot of a level would play for a seat now).
 
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde::Deserialize;
@@ -12,6 +13,7 @@ use crate::engine::{Game, StepError};
 use crate::seat::Seat;
 
 use super::answer::{SeatAnswer, for_one_seat, to_json};
+use super::metrics::{BotWork, Metrics};
 use super::{ApiError, AppState, StateInput};
 
 /// The `bots` of a deal, read and checked against the game's `seats`: each key a seat of the
@@ -65,9 +67,19 @@ pub fn bot_seat(seat: Seat) -> ApiError {
     ))
 }
 
-/// Plays the bot seats of `game` (see [`bot::play_bots`]), appending their actions to `events`.
-pub fn play_bots(game: &mut Game, events: &mut Vec<crate::engine::Event>) -> Result<(), ApiError> {
-    bot::play_bots(game, events).map(drop).map_err(|e| match e {
+/// Plays the bot seats of `game` (see [`bot::play_bots`]), appending their actions to `events`;
+/// counts and times them in `metrics`.
+pub fn play_bots(
+    metrics: &Metrics,
+    game: &mut Game,
+    events: &mut Vec<crate::engine::Event>,
+) -> Result<(), ApiError> {
+    let start = Instant::now();
+    let played = bot::play_bots(game, events);
+    if let Ok(n) = played {
+        metrics.bots(BotWork::Play, n, start.elapsed());
+    }
+    played.map(drop).map_err(|e| match e {
         StepError::Illegal(e) => {
             tracing::error!(error = %e, "a bot chose an action the engine refuses");
             ApiError::Internal(format!("a bot chose an action the engine refuses: {e}"))
@@ -128,8 +140,13 @@ pub(super) fn advise(app: &AppState, key: Option<&str>, body: SuggestRequest) ->
             crate::rules::limits::shown(&e.0)
         ))
     })?;
-    let answer = match bot::decide_for(level, &state, seat) {
-        Some(decision) => to_json(&decision),
+    let start = Instant::now();
+    let decided = bot::decide_for(level, &state, seat);
+    let answer = match decided {
+        Some(decision) => {
+            app.metrics.bots(BotWork::Suggest, 1, start.elapsed());
+            to_json(&decision)
+        }
         None => Err(not_to_act(seat, &state.to_act())),
     };
     Ok((state.game, answer))

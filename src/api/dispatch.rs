@@ -71,6 +71,17 @@ pub(super) fn allowed_methods(path: &str) -> Vec<&'static str> {
     }
 }
 
+/// The pattern of the route `path` matches (`/v1/rulesets/{id}`), a path without parameters
+/// before a pattern; `None` when no route does.
+pub(super) fn route_of(path: &str) -> Option<&'static str> {
+    let matching = || ROUTE_DEFS.iter().filter(|(def, _)| def.is_match(path));
+    let pattern = |(def, _): &'static (actix_web::dev::ResourceDef, &'static str)| def.pattern();
+    matching()
+        .filter_map(pattern)
+        .find(|p| !p.contains('{'))
+        .or_else(|| matching().find_map(pattern))
+}
+
 /// The [`routes::table`] and the pages of [`play::ROUTES`] as matchers, built once: the body
 /// gate asks on every `POST`, and actix-router compiles a regular expression for a pattern with a
 /// parameter and leaks its parameter names on purpose each time it builds a matcher (the server's

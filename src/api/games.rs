@@ -48,10 +48,10 @@ pub struct NewGameRequest {
     pub options: Vec<String>,
     /// Points that win the match, or `"single_hand"`; the ruleset's default when left out.
     pub target: Option<Target>,
-    /// Same request and same seed give the same game, byte for byte; random when left out. On a
-    /// server with seat keys every deal is unpredictable instead: the seed is mixed with the
-    /// server's secret and a fresh random nonce, so the same seed deals a different game each
-    /// time.
+    /// Without seat keys, the same request and the same seed give the same game, byte for byte;
+    /// random when left out. On a server with seat keys every deal is unpredictable instead: the
+    /// seed is mixed with the server's secret and a fresh random nonce, so the same seed deals a
+    /// different game each time.
     #[schema(example = 42)]
     #[serde(default, deserialize_with = "crate::whole_number::option_u64")]
     pub seed: Option<u64>,
@@ -181,7 +181,7 @@ pub(super) fn deal(app: &AppState, req: NewGameRequest, id: GameId) -> Result<Ve
         (None, None) => Audience::Everyone,
     };
     dealt.game.set_bots(bots)?;
-    play_bots(&mut dealt.game, &mut dealt.events)?;
+    play_bots(&app.metrics, &mut dealt.game, &mut dealt.events)?;
     let humans: Vec<Seat> = Seat::all(seats)
         .filter(|s| !dealt.game.bots.contains_key(s))
         .collect();
@@ -262,7 +262,7 @@ pub(super) fn apply(
             });
         }
     };
-    play_bots(&mut stepped.game, &mut stepped.events)?;
+    play_bots(&app.metrics, &mut stepped.game, &mut stepped.events)?;
     let to = stepped.game.game;
     let snapshot = Snapshot::new(app, &opened.variant, stepped.game, stepped.events, audience)?;
     // A hand's plays grow with every turn: one played so long that its state no longer fits a

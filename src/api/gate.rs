@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::rules::script::with_budget;
+use crate::rules::script::{budget_spent, with_budget};
 
 use super::ApiError;
 pub use super::limits::{Limits, STATE_ROOM};
+use super::metrics::EngineMetrics;
 use super::pool::EnginePool;
 
 /// The permits of engine work, shared by every worker.
@@ -18,6 +19,7 @@ pub struct Gate {
     permits: Arc<Semaphore>,
     pool: Arc<EnginePool>,
     limits: Limits,
+    metrics: EngineMetrics,
 }
 
 impl Gate {
@@ -26,7 +28,21 @@ impl Gate {
             permits: Arc::new(Semaphore::new(limits.engine_threads)),
             pool: Arc::new(EnginePool::new(limits.engine_threads)),
             limits,
+            metrics: EngineMetrics::default(),
         }
+    }
+
+    /// The same gate, reporting its waits, refusals and spent script budgets to `metrics`.
+    pub fn observed_by(mut self, metrics: &EngineMetrics) -> Gate {
+        self.metrics = metrics.clone();
+        self
+    }
+
+    /// Engine permits taken now.
+    pub fn busy(&self) -> usize {
+        self.limits
+            .engine_threads
+            .saturating_sub(self.permits.available_permits())
     }
 
     pub fn limits(&self) -> &Limits {
@@ -43,14 +59,19 @@ impl Gate {
                 self.limits.engine_wait.as_millis()
             ))
         };
-        match actix_web::rt::time::timeout(
+        let waiting = self.metrics.waiting();
+        let permit = actix_web::rt::time::timeout(
             self.limits.engine_wait,
             self.permits.clone().acquire_owned(),
         )
-        .await
-        {
+        .await;
+        drop(waiting);
+        match permit {
             Ok(Ok(permit)) => Ok(permit),
-            _ => Err(busy()),
+            _ => {
+                self.metrics.refused_busy();
+                Err(busy())
+            }
         }
     }
 
@@ -64,10 +85,17 @@ impl Gate {
     {
         let permit = self.acquire().await?;
         let budget = self.limits.script_budget;
+        let metrics = self.metrics.clone();
         self.pool
             .run(move || {
                 let _permit = permit;
-                with_budget(budget, work)
+                with_budget(budget, || {
+                    let done = work();
+                    if matches!(done, Err(ApiError::ScriptError(_))) && budget_spent() {
+                        metrics.budget_spent();
+                    }
+                    done
+                })
             })
             .await
             .map_err(|e| {

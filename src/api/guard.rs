@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
@@ -82,6 +83,8 @@ pub struct MemoryGuard {
     expiry: Duration,
     capacity: usize,
     maps: Mutex<Generations>,
+    /// Games forgotten before their expiry because the guard was full, since it started.
+    forgotten: AtomicU64,
 }
 
 struct Generations {
@@ -106,7 +109,14 @@ impl MemoryGuard {
                 previous: HashMap::new(),
                 since: Instant::now(),
             }),
+            forgotten: AtomicU64::new(0),
         }
+    }
+
+    /// How many games it forgot before their expiry because it was full, since it started: a
+    /// stale state of each of them would be accepted again.
+    pub fn forgotten(&self) -> u64 {
+        self.forgotten.load(Ordering::Relaxed)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Generations> {
@@ -145,6 +155,7 @@ impl MemoryGuard {
                 .filter(|e| now.saturating_duration_since(e.at) < self.expiry)
                 .count();
             if young > 0 {
+                self.forgotten.fetch_add(young as u64, Ordering::Relaxed);
                 tracing::warn!(
                     forgotten = young,
                     capacity = self.capacity,
@@ -334,8 +345,9 @@ mod tests {
             assert!(g.advance(at(i, 0), 1, t0 + expiry));
             assert!(g.len() <= 10, "{} games held", g.len());
         }
-        // The most recent games are still guarded.
+        // The most recent games are still guarded; the others were forgotten young, and counted.
         assert!(!g.advance(at(199, 0), 1, t0 + expiry));
         assert!(!g.advance(at(198, 0), 1, t0 + expiry));
+        assert!(g.forgotten() >= 180, "{} forgotten", g.forgotten());
     }
 }

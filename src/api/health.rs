@@ -1,4 +1,4 @@
-//! `GET /healthz`, `GET /readyz`, `GET /openapi.json` and `GET /docs`.
+//! `GET /healthz`, `GET /readyz`, `GET /metrics`, `GET /openapi.json` and `GET /docs`.
 
 use std::sync::LazyLock;
 
@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::ApiError;
+use super::metrics::{CONTENT_TYPE, PATH as METRICS_PATH, Readings};
 use super::state::AppState;
 
 /// The server is up.
@@ -48,6 +49,49 @@ pub async fn healthz() -> HttpResponse {
 pub async fn readyz(app: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     app.ready().await?;
     Ok(HttpResponse::Ok().json(Health::OK))
+}
+
+/// The server's metrics, in the Prometheus text format.
+///
+/// For Prometheus to scrape (text format version 0.0.4): requests, the engine threads, scripts,
+/// bots, the replay guard, the authored-ruleset cache and secret rotations (docs/deploy.md lists
+/// them). A server started with `--metrics-addr` serves them there instead, and answers `404
+/// not-found` here.
+#[utoipa::path(
+    tag = "service",
+    responses((status = 200, description = "The metrics", content_type = "text/plain; version=0.0.4; charset=utf-8"))
+)]
+#[get("/metrics")]
+pub async fn metrics(app: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    if app.metrics_elsewhere {
+        return Err(ApiError::NotFound(METRICS_PATH.to_string()));
+    }
+    Ok(page(&app))
+}
+
+/// `GET /metrics` of the metrics address (`--metrics-addr`): the metrics and nothing else.
+pub async fn metrics_here(app: web::Data<AppState>) -> HttpResponse {
+    page(&app)
+}
+
+fn page(app: &AppState) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(CONTENT_TYPE)
+        .body(app.metrics.render(readings(app)))
+}
+
+/// What the metrics read from the server at a scrape.
+fn readings(app: &AppState) -> Readings {
+    let guard_evictions = match &app.guard {
+        Some(super::ReplayGuard::Memory(guard)) => guard.forgotten(),
+        _ => 0,
+    };
+    Readings {
+        cache: app.catalog.authored_cache_usage(),
+        guard_evictions,
+        engine_threads: app.limits().engine_threads,
+        engine_threads_busy: app.gate.busy(),
+    }
 }
 
 /// This OpenAPI 3.1 document (identical to the committed `openapi/openapi.json`).

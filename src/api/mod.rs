@@ -25,6 +25,8 @@ pub mod hands;
 pub mod headers;
 pub mod health;
 pub mod limits;
+pub mod metrics;
+pub mod observe;
 pub mod open;
 pub mod openapi;
 pub mod play;
@@ -48,6 +50,7 @@ pub use error::{ApiError, Problem};
 pub use gate::Gate;
 pub use guard::ReplayGuard;
 pub use limits::Limits;
+pub use metrics::Metrics;
 pub use open::{Opened, StateInput};
 pub use seal::Sealer;
 pub use seats::{Audience, SeatKeys};
@@ -69,6 +72,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 )
                 .wrap(actix_web::middleware::from_fn(dispatch::body_gate))
                 .wrap(actix_web::middleware::from_fn(headers::every_answer))
+                .wrap(actix_web::middleware::from_fn(observe::observe))
                 .configure(dispatch::register)
                 .configure(play::register)
                 .default_service(web::to(dispatch::not_found)),

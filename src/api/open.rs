@@ -11,6 +11,8 @@ use crate::rules::{ResolveError, Variant};
 use crate::ruleset::Target;
 
 use super::ApiError;
+use super::metrics::Sealed;
+use super::secrets::SecretAge;
 use super::state::AppState;
 
 impl AppState {
@@ -27,9 +29,12 @@ impl AppState {
                             .into(),
                     )
                 })?;
-                let bytes = sealer
-                    .open_bytes(&token)
+                let (bytes, age) = sealer
+                    .open(&token)
                     .map_err(|e| ApiError::TamperedState(e.to_string()))?;
+                if age == SecretAge::Older {
+                    self.metrics.older_secret(Sealed::State);
+                }
                 serde_json::from_slice(&bytes).map_err(|e| {
                     ApiError::TamperedState(format!("the sealed state does not read: {e}"))
                 })?

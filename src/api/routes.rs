@@ -113,6 +113,7 @@ pub fn routes() -> Vec<Route> {
         Route::of(health::readyz)
             .errors(ENGINE)
             .errors(&[GuardUnavailable]),
+        Route::of(health::metrics),
         Route::of(health::openapi_json),
         Route::of(health::docs),
     ]

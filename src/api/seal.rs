@@ -16,7 +16,7 @@ use chacha20poly1305::{KeyInit, XChaCha20Poly1305, XNonce};
 
 use crate::engine::State;
 
-use super::secrets::{SecretError, Secrets};
+use super::secrets::{SecretAge, SecretError, Secrets};
 
 pub use super::secrets::MIN_SECRET_LEN;
 
@@ -113,6 +113,11 @@ impl Sealer {
 
     /// Opens a token into the state's JSON bytes.
     pub fn open_bytes(&self, token: &str) -> Result<Vec<u8>, OpenError> {
+        self.open(token).map(|(bytes, _)| bytes)
+    }
+
+    /// Opens a token into the state's JSON bytes, saying which secret opened it.
+    pub fn open(&self, token: &str) -> Result<(Vec<u8>, SecretAge), OpenError> {
         let bytes = URL_SAFE_NO_PAD
             .decode(token.trim())
             .map_err(|_| OpenError::NotBase64)?;
@@ -134,16 +139,13 @@ impl Sealer {
             .iter()
             .zip(&self.ciphers)
             .filter(|(s, _)| s.key_id() == header[1])
-            .find_map(|(_, cipher)| {
-                cipher
-                    .decrypt(
-                        &nonce,
-                        Payload {
-                            msg: sealed,
-                            aad: &aad,
-                        },
-                    )
-                    .ok()
+            .find_map(|(secret, cipher)| {
+                let payload = Payload {
+                    msg: sealed,
+                    aad: &aad,
+                };
+                let bytes = cipher.decrypt(&nonce, payload).ok()?;
+                Some((bytes, self.secrets.age_of(secret)))
             })
             .ok_or(OpenError::DoesNotOpen)
     }
@@ -208,8 +210,12 @@ mod tests {
         both.extend_from_slice(&[b'a'; 40]);
         let rotated = Sealer::new(&both).unwrap();
         let from_old = old.seal_bytes(b"old").unwrap();
-        assert_eq!(rotated.open_bytes(&from_old).unwrap(), b"old");
+        assert_eq!(
+            rotated.open(&from_old).unwrap(),
+            (b"old".to_vec(), SecretAge::Older)
+        );
         let from_rotated = rotated.seal_bytes(b"new").unwrap();
+        assert_eq!(rotated.open(&from_rotated).unwrap().1, SecretAge::Newest);
         assert_eq!(new.open_bytes(&from_rotated).unwrap(), b"new");
         assert_eq!(old.open_bytes(&from_rotated), Err(OpenError::DoesNotOpen));
     }

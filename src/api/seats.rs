@@ -16,7 +16,7 @@ use crate::engine::GameId;
 use crate::seat::Seat;
 
 use super::ApiError;
-use super::secrets::Secrets;
+use super::secrets::{SecretAge, Secrets};
 
 const KEY_FORMAT: u8 = 1;
 const KEY_LEN: usize = 2 + 32;
@@ -93,23 +93,33 @@ impl SeatKeys {
             .collect()
     }
 
-    /// The seat `key` opens in game `id` (of `seats` seats), made with any of the secrets.
-    fn seat_of(&self, key: &str, id: GameId, seats: usize) -> Option<Seat> {
+    /// The seat `key` opens in game `id` (of `seats` seats), made with any of the secrets, and
+    /// which secret made it.
+    fn seat_of(&self, key: &str, id: GameId, seats: usize) -> Option<(Seat, SecretAge)> {
         let bytes = URL_SAFE_NO_PAD.decode(key.trim()).ok()?;
         if bytes.len() != KEY_LEN || bytes[0] != KEY_FORMAT {
             return None;
         }
         let tag = &bytes[2..];
         self.secrets.by_key_id(bytes[1]).find_map(|secret| {
-            Seat::all(seats).find(|&seat| same(&secret.seat_key(id.as_bytes(), seat.number()), tag))
+            Seat::all(seats)
+                .find(|&seat| same(&secret.seat_key(id.as_bytes(), seat.number()), tag))
+                .map(|seat| (seat, self.secrets.age_of(secret)))
         })
     }
 
-    /// Checks that `key` opens `seat` of game `id`: else `403 forbidden-seat`.
-    pub fn check(&self, key: &str, id: GameId, seat: Seat, seats: usize) -> Result<(), ApiError> {
+    /// Checks that `key` opens `seat` of game `id`, and says which secret made it: else `403
+    /// forbidden-seat`.
+    pub fn check(
+        &self,
+        key: &str,
+        id: GameId,
+        seat: Seat,
+        seats: usize,
+    ) -> Result<SecretAge, ApiError> {
         match self.seat_of(key, id, seats) {
-            Some(s) if s == seat => Ok(()),
-            Some(s) => Err(ApiError::ForbiddenSeat(format!(
+            Some((s, age)) if s == seat => Ok(age),
+            Some((s, _)) => Err(ApiError::ForbiddenSeat(format!(
                 "this key is seat {s}'s: it does not open seat {seat}"
             ))),
             None => Err(ApiError::ForbiddenSeat(
@@ -181,8 +191,9 @@ mod tests {
         let rotated = keys(&format!("{B}\n{A}"));
         let g = GameId([7; 16]);
         let from_old = old.key(g, S1);
-        assert!(rotated.check(&from_old, g, S1, 2).is_ok());
+        assert_eq!(rotated.check(&from_old, g, S1, 2), Ok(SecretAge::Older));
         let from_new = rotated.key(g, S1);
+        assert_eq!(rotated.check(&from_new, g, S1, 2), Ok(SecretAge::Newest));
         assert_ne!(from_new, from_old);
         assert!(keys(B).check(&from_new, g, S1, 2).is_ok());
         assert!(keys(B).check(&from_old, g, S1, 2).is_err());

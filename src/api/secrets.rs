@@ -82,6 +82,13 @@ impl Secret {
     }
 }
 
+/// Which of the server's secrets opened a token or key: the newest, or one kept for a rotation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SecretAge {
+    Newest,
+    Older,
+}
+
 /// The server's secrets, newest first (never empty).
 pub struct Secrets {
     list: Vec<Secret>,
@@ -133,6 +140,15 @@ impl Secrets {
     /// Every secret, newest first.
     pub fn all(&self) -> &[Secret] {
         &self.list
+    }
+
+    /// Whether `secret` (one of these) is the newest.
+    pub fn age_of(&self, secret: &Secret) -> SecretAge {
+        if std::ptr::eq(secret, self.newest()) {
+            SecretAge::Newest
+        } else {
+            SecretAge::Older
+        }
     }
 
     /// The secrets a token or key naming `key_id` may have been made with.

@@ -17,8 +17,10 @@ use super::ApiError;
 use super::gate::Gate;
 use super::guard::{self, ReplayGuard};
 use super::limits::Limits;
+use super::metrics::{GuardCall, Metrics, Sealed};
 use super::seal::Sealer;
 use super::seats::{self, Audience, SeatKeys};
+use super::secrets::SecretAge;
 
 /// What every request may use: the rulesets and, when states are sealed, the sealer; with seat
 /// keys, the key maker; with a replay guard, the guard.
@@ -32,6 +34,10 @@ pub struct AppState {
     pub guard: Option<ReplayGuard>,
     /// Engine work runs behind it, within its limits.
     pub gate: Gate,
+    /// What `GET /metrics` reports.
+    pub metrics: Arc<Metrics>,
+    /// `true`: `GET /metrics` is served on its own address (`--metrics-addr`), not with the API.
+    pub metrics_elsewhere: bool,
 }
 
 /// Seat keys need a secret to derive them from.
@@ -46,18 +52,27 @@ impl AppState {
     }
 
     pub fn new(catalog: Catalog, sealer: Option<Sealer>) -> AppState {
+        let metrics = Arc::new(Metrics::new());
         AppState {
             catalog,
             sealer,
             seat_keys: None,
             guard: None,
-            gate: Gate::new(Limits::default()),
+            gate: Gate::new(Limits::default()).observed_by(metrics.engine()),
+            metrics,
+            metrics_elsewhere: false,
         }
     }
 
     /// Runs engine work within `limits` instead of the defaults.
     pub fn with_limits(mut self, limits: Limits) -> AppState {
-        self.gate = Gate::new(limits);
+        self.gate = Gate::new(limits).observed_by(self.metrics.engine());
+        self
+    }
+
+    /// Serves `GET /metrics` elsewhere than with the API (`--metrics-addr`).
+    pub fn with_metrics_elsewhere(mut self) -> AppState {
+        self.metrics_elsewhere = true;
         self
     }
 
@@ -112,7 +127,9 @@ impl AppState {
     ) -> Result<Audience, ApiError> {
         match (&self.seat_keys, key) {
             (Some(keys), Some(key)) => {
-                keys.check(key, state.game.id, seat, state.seats())?;
+                if keys.check(key, state.game.id, seat, state.seats())? == SecretAge::Older {
+                    self.metrics.older_secret(Sealed::SeatKey);
+                }
                 Ok(Audience::Seat(seat))
             }
             (Some(_), None) => Err(ApiError::MissingSeatKey(
@@ -127,7 +144,9 @@ impl AppState {
     /// server-busy`; the permit is given back at once).
     pub async fn ready(&self) -> Result<(), ApiError> {
         if let Some(guard) = &self.guard {
-            guard.check().await.map_err(guard_down)?;
+            self.timed(GuardCall::Ping, guard.check())
+                .await
+                .map_err(guard_down)?;
         }
         drop(self.gate.acquire().await?);
         Ok(())
@@ -138,8 +157,12 @@ impl AppState {
         let Some(guard) = &self.guard else {
             return Ok(());
         };
-        if guard.is_stale(game).await.map_err(guard_down)? {
-            return Err(stale(game));
+        if self
+            .timed(GuardCall::Check, guard.is_stale(game))
+            .await
+            .map_err(guard_down)?
+        {
+            return Err(self.stale(game));
         }
         Ok(())
     }
@@ -151,11 +174,36 @@ impl AppState {
         let Some(guard) = &self.guard else {
             return Ok(());
         };
-        if guard.advance(from, to.moves).await.map_err(guard_down)? {
+        if self
+            .timed(GuardCall::Advance, guard.advance(from, to.moves))
+            .await
+            .map_err(guard_down)?
+        {
             Ok(())
         } else {
-            Err(stale(from))
+            Err(self.stale(from))
         }
+    }
+
+    /// A call of the replay guard, counted and timed.
+    async fn timed<T>(
+        &self,
+        call: GuardCall,
+        work: impl Future<Output = Result<T, guard::GuardError>>,
+    ) -> Result<T, guard::GuardError> {
+        let start = std::time::Instant::now();
+        let outcome = work.await;
+        self.metrics
+            .guard_call(call, outcome.is_err(), start.elapsed());
+        outcome
+    }
+
+    fn stale(&self, game: GameRef) -> ApiError {
+        self.metrics.stale();
+        ApiError::StaleState(format!(
+            "game {} has moved on since this state (move {}): continue from its latest state",
+            game.id, game.moves
+        ))
     }
 
     /// The variant a ruleset reference names.
@@ -169,13 +217,6 @@ impl AppState {
             e => ApiError::from(e),
         })
     }
-}
-
-fn stale(game: GameRef) -> ApiError {
-    ApiError::StaleState(format!(
-        "game {} has moved on since this state (move {}): continue from its latest state",
-        game.id, game.moves
-    ))
 }
 
 fn guard_down(e: guard::GuardError) -> ApiError {

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use actix_cors::Cors;
 use actix_web::dev::Service as _;
-use actix_web::middleware::Condition;
+use actix_web::middleware::{Condition, DefaultHeaders};
 use actix_web::{App, HttpServer, http, web};
 use anyhow::{Context, bail};
 use tracing_subscriber::EnvFilter;
@@ -73,6 +73,10 @@ pub struct ServeArgs {
     /// Write logs as JSON lines instead of text (the level comes from RUST_LOG, default info)
     #[arg(long)]
     pub log_json: bool,
+    /// Serve GET /metrics (Prometheus) on this address, HOST:PORT, instead of with the API, so
+    /// that it need not face the internet [env: GIN_RULES_METRICS_ADDR] [default: with the API]
+    #[arg(long, value_name = "HOST:PORT")]
+    pub metrics_addr: Option<String>,
 }
 
 impl ServeArgs {
@@ -270,7 +274,38 @@ pub fn app_state(args: &ServeArgs) -> anyhow::Result<AppState> {
     if let Some(guard) = load_guard(args)? {
         state = state.with_guard(guard);
     }
+    if metrics_addr(args).is_some() {
+        state = state.with_metrics_elsewhere();
+    }
     Ok(state)
+}
+
+/// `--metrics-addr`, else `GIN_RULES_METRICS_ADDR`, else none (the metrics are served with the
+/// API).
+fn metrics_addr(args: &ServeArgs) -> Option<String> {
+    args.metrics_addr.clone().or_else(|| {
+        std::env::var("GIN_RULES_METRICS_ADDR")
+            .ok()
+            .filter(|a| !a.trim().is_empty())
+    })
+}
+
+/// The server of `GET /metrics` alone, on `addr` (`--metrics-addr`): one worker.
+fn metrics_server(
+    addr: &str,
+    state: web::Data<AppState>,
+) -> anyhow::Result<actix_web::dev::Server> {
+    let server = HttpServer::new(move || {
+        App::new().app_data(state.clone()).service(
+            web::resource(crate::api::metrics::PATH)
+                .route(web::get().to(crate::api::health::metrics_here)),
+        )
+    })
+    .workers(1)
+    .shutdown_timeout(1)
+    .bind(addr)
+    .with_context(|| format!("cannot listen on {addr} (--metrics-addr)"))?;
+    Ok(server.run())
 }
 
 /// Runs the server until SIGINT or SIGTERM (then finishes the requests in flight).
@@ -289,6 +324,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         check_origin(origin)?;
     }
     let state = web::Data::new(app_state(args)?);
+    let metrics_at = metrics_addr(args);
     let sealed = state.sealer.is_some();
     let seat_keys = state.seat_keys.is_some();
     let replay_guard = state.guard.as_ref().map(ReplayGuard::describe);
@@ -300,6 +336,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     }
     let rulesets = state.catalog.list().len();
     let limits = *state.limits();
+    let metrics_state = state.clone();
     let header_timeout = args.header_timeout.0;
     let origins = args.cors_origin.clone();
     let mut server = HttpServer::new(move || {
@@ -307,6 +344,9 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             .app_data(state.clone())
             .configure(crate::api::configure)
             .wrap(Condition::new(!origins.is_empty(), cors(&origins)))
+            // The API's own answers carry it already; this reaches the CORS preflight answers,
+            // which actix-cors gives before the API sees the request.
+            .wrap(DefaultHeaders::new().add((http::header::X_CONTENT_TYPE_OPTIONS, "nosniff")))
             .wrap_fn(|req, srv| {
                 let log = tracing::enabled!(target: "gin_rules::http", tracing::Level::INFO);
                 let start = Instant::now();
@@ -344,10 +384,17 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         replay_guard = replay_guard.as_deref().unwrap_or("none"),
         engine_threads = limits.engine_threads,
         script_budget_ms = limits.script_budget.time.as_millis() as u64,
+        metrics = metrics_at.as_deref().unwrap_or("/metrics"),
         "gin-rules listening on http://{addr} (play at /play, docs at /docs)"
     );
     actix_web::rt::System::new()
-        .block_on(server.run())
+        .block_on(async move {
+            if let Some(at) = &metrics_at {
+                // It stops with the API's server: both answer SIGINT and SIGTERM.
+                actix_web::rt::spawn(metrics_server(at, metrics_state)?);
+            }
+            server.run().await.map_err(anyhow::Error::from)
+        })
         .context("the server stopped with an error")?;
     tracing::info!("gin-rules stopped");
     Ok(ExitCode::SUCCESS)

@@ -80,6 +80,8 @@ struct Inner {
     /// Oldest first.
     order: VecDeque<ContentHash>,
     bytes: usize,
+    /// Entries dropped to make room, since the cache was made.
+    evictions: u64,
 }
 
 impl Inner {
@@ -90,6 +92,7 @@ impl Inner {
             };
             if let Some(s) = self.slots.remove(&old) {
                 self.bytes -= s.bytes;
+                self.evictions += 1;
             }
         }
     }
@@ -167,7 +170,11 @@ impl AuthoredCache {
     }
 
     pub fn clear(&self) {
-        *self.lock() = Inner::default();
+        let mut inner = self.lock();
+        *inner = Inner {
+            evictions: inner.evictions,
+            ..Inner::default()
+        };
     }
 
     /// Entries held and their estimated bytes.
@@ -178,6 +185,7 @@ impl AuthoredCache {
             variants: inner.slots.values().map(|s| s.variants.len()).sum(),
             bytes: inner.bytes,
             max_bytes: self.max_bytes,
+            evictions: inner.evictions,
         }
     }
 }
@@ -193,6 +201,8 @@ pub struct CacheUsage {
     pub bytes: usize,
     /// The bound of that estimate.
     pub max_bytes: usize,
+    /// Entries dropped to make room since the cache was made.
+    pub evictions: u64,
 }
 
 #[cfg(test)]
@@ -228,6 +238,7 @@ mod tests {
         }
         assert_eq!(cache.usage().rulesets, 3);
         assert!(cache.get(&hashes[0]).is_none() && cache.get(&hashes[1]).is_none());
+        assert_eq!(cache.usage().evictions, 2);
         assert!(cache.get(&hashes[4]).is_some());
         // Too large for the whole cache: not kept, nothing dropped for it.
         cache.insert(hashes[0], entry(10 * one));

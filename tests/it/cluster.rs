@@ -25,16 +25,18 @@ fn redis() -> (Running, String) {
 
 /// A Redis server (no persistence) on loopback `port`, answering when this returns.
 pub fn redis_on(port: u16) -> Running {
+    redis_with(port, &["--save", "", "--appendonly", "no"])
+}
+
+/// A Redis server on loopback `port` started with `options` (a configuration file first, if
+/// any), answering when this returns.
+pub fn redis_with(port: u16, options: &[&str]) -> Running {
     let program = program(&["redis-server"], "--version", ".ci/setup/redis.sh");
-    let running = Running::spawn(Command::new(program).args([
+    let running = Running::spawn(Command::new(program).args(options).args([
         "--port",
         &port.to_string(),
         "--bind",
         "127.0.0.1",
-        "--save",
-        "",
-        "--appendonly",
-        "no",
     ]));
     wait_until("redis-server", || {
         TcpStream::connect(("127.0.0.1", port))

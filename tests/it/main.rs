@@ -22,6 +22,7 @@ mod forms;
 mod fuzz_rules;
 mod fuzz_states;
 mod gate;
+mod metrics;
 mod ops;
 mod play_page;
 mod readme;

@@ -12,11 +12,12 @@ use serde_json::Value;
 const BIN: &str = env!("CARGO_BIN_EXE_gin-rules");
 
 /// The server's own settings from the environment: a test says what it wants in arguments.
-const SERVER_ENV: [&str; 4] = [
+const SERVER_ENV: [&str; 5] = [
     "GIN_RULES_ADDR",
     "GIN_RULES_SECRET",
     "GIN_RULES_SEAT_KEYS",
     "GIN_RULES_REPLAY_GUARD",
+    "GIN_RULES_METRICS_ADDR",
 ];
 
 pub fn free_port() -> u16 {
@@ -177,4 +178,17 @@ pub fn http(
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
     Ok((status, serde_json::from_str(body).unwrap_or(Value::Null)))
+}
+
+/// One exchange of raw HTTP/1.1 on a new connection closed after the answer: `head` is the
+/// request line and headers (no `Host`, no `Connection`, no final blank line); the whole answer as
+/// text.
+pub fn exchange(addr: &str, head: &str) -> String {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a read timeout");
+    write!(s, "{head}\r\nHost: {addr}\r\nConnection: close\r\n\r\n").expect("send");
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).expect("read");
+    String::from_utf8_lossy(&raw).into_owned()
 }

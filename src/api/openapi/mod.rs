@@ -29,7 +29,7 @@ mod unions;
     paths(
         games::create, games::step, games::view, bots::suggest, rulesets::list, rulesets::check,
         rulesets::get, hands::analyze, health::healthz,
-        health::readyz, health::openapi_json, health::docs
+        health::readyz, health::metrics, health::openapi_json, health::docs
     ),
     components(schemas(State, super::error::Problem)),
     modifiers(&SeatKeyScheme),
@@ -37,7 +37,7 @@ mod unions;
         (name = "games", description = "Deal, play and view games"),
         (name = "rulesets", description = "The variants the server plays, and checking authored ones"),
         (name = "hands", description = "Hand analysis: melds, deadwood, best discards"),
-        (name = "service", description = "Health, readiness, this document and its rendering"),
+        (name = "service", description = "Health, readiness, metrics, this document and its rendering"),
     )
 )]
 pub struct ApiDoc;

@@ -79,6 +79,14 @@ pub fn with_budget<R>(budget: Budget, run: impl FnOnce() -> R) -> R {
     run()
 }
 
+/// Whether the budget of the calls on this thread (inside [`with_budget`]) is spent: no
+/// operations or time left. `false` outside [`with_budget`].
+pub fn budget_spent() -> bool {
+    SPENDING
+        .with(Cell::get)
+        .is_some_and(|s| s.operations_left == 0 || cpu_clock::now() > s.deadline)
+}
+
 /// The engine's progress callback: counts the running call's operations and stops it, with the
 /// reason, when it runs over its operations or its time.
 pub(super) fn progress(ops: u64) -> Option<Dynamic> {
