@@ -18,6 +18,7 @@ mod docs;
 mod engine;
 mod engine_props;
 mod engine_step;
+mod examples;
 mod forms;
 mod fuzz_rules;
 mod fuzz_states;
