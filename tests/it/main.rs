@@ -28,6 +28,7 @@ mod play_page;
 mod readme;
 mod rules;
 mod rules_engine;
+mod score_hook;
 mod seats;
 mod snapshots;
 mod solver;
