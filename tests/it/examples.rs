@@ -364,3 +364,60 @@ fn totals_move_by_the_sum_of_the_parts_shown() {
     }
     assert!(hands_seen > 100, "{hands_seen} hands");
 }
+
+/// Through HTTP: an authored ruleset's hook part is in the `hand_over` event, in every view's
+/// result, and the totals move by the parts' sum.
+#[actix_web::test]
+async fn the_parts_of_a_hand_travel_in_events_and_views() {
+    use crate::api_support::Client;
+    use serde_json::json;
+
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let authored = json!({
+        "yaml": read("knock-bonus.yaml"),
+        "scripts": {"knock-bonus.rhai": read("knock-bonus.rhai")},
+    });
+    // Seat 1 knocks with AC (1 deadwood) against seat 0's 9S (9).
+    let deck: Vec<String> = deck_of(
+        "7C 7D 7H AS 2S 3S 4D 5D 6D AC",
+        "4C 5C 6C 8H 8D 8S TC JC QC 9S",
+        "5S",
+        "KH",
+    )
+    .iter()
+    .map(ToString::to_string)
+    .collect();
+    let app = Client::new(false).await;
+    let (status, mut snap) = app
+        .post(
+            "/v1/games",
+            &json!({"ruleset": authored, "deck": deck, "dealer": 0, "target": 100}),
+        )
+        .await;
+    assert_eq!(status, 201, "{snap}");
+    for action in [
+        json!({"seat": 1, "type": "pass"}),
+        json!({"seat": 0, "type": "pass"}),
+        json!({"seat": 1, "type": "draw", "from": "stock"}),
+        json!({"seat": 1, "type": "knock", "discard": "KH"}),
+        json!({"seat": 0, "type": "lay_off", "cards": []}),
+    ] {
+        snap = app.step(&snap, &action).await;
+    }
+    let want = json!([
+        {"name": "base", "points": 8},
+        {"name": "knock bonus", "points": 10}
+    ]);
+    let events = snap["events"].as_array().unwrap();
+    let over = events.iter().find(|e| e["type"] == "hand_over").unwrap();
+    assert_eq!(over["parts"], want, "{over}");
+    assert_eq!(over["points"], json!([0, 18]));
+    let scored = events.iter().find(|e| e["type"] == "scored").unwrap();
+    assert_eq!(scored["entries"][0]["points"], 18);
+    for v in snap["views"].as_array().unwrap() {
+        assert_eq!(v["result"]["parts"], want, "{v}");
+        assert_eq!(v["scores"]["totals"], json!([0, 18]));
+        assert_eq!(v["scores"]["boxes"], json!([0, 1]));
+    }
+}
