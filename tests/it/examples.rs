@@ -421,3 +421,14 @@ async fn the_parts_of_a_hand_travel_in_events_and_views() {
         assert_eq!(v["scores"]["boxes"], json!([0, 1]));
     }
 }
+
+#[test]
+fn the_readme_shows_the_knock_bonus_script_as_it_is() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let script = std::fs::read_to_string(root.join("examples/knock-bonus.rhai")).unwrap();
+    assert!(
+        readme.contains(&format!("```rust\n{script}```")),
+        "README.md's score_hand example differs from examples/knock-bonus.rhai"
+    );
+}
