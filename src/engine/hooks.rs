@@ -147,6 +147,27 @@ impl SeatHand {
     }
 }
 
+/// Each seat's hand at the end of a hand (index: seat), worked out only when a hook reads them, so
+/// that scoring with no hook pays nothing for them.
+#[derive(Clone, Copy)]
+pub struct SeatHands<'a>(&'a dyn Fn() -> Vec<SeatHand>);
+
+impl<'a> SeatHands<'a> {
+    pub fn new(hands: &'a dyn Fn() -> Vec<SeatHand>) -> SeatHands<'a> {
+        SeatHands(hands)
+    }
+
+    pub fn get(&self) -> Vec<SeatHand> {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for SeatHands<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.get()).finish()
+    }
+}
+
 /// What the `score_hand` hook reads when the hand at one table ends.
 #[derive(Clone, Debug)]
 pub struct HandInfo<'a> {
@@ -163,8 +184,8 @@ pub struct HandInfo<'a> {
     pub stock: u32,
     /// Draws at this table this hand.
     pub turns: u32,
-    /// One entry per seat of the game (index: seat).
-    pub hands: Vec<SeatHand>,
+    /// One entry per seat of the game (index: seat), worked out when read.
+    pub hands: SeatHands<'a>,
     /// The match before this hand.
     pub layout: &'a MatchLayout,
     pub games: &'a [GameScore],

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::hooks::{
-    DealerInfo, HandInfo, HandScore, HookError, Hooks, RecordInfo, ScorePart, SeatHand,
+    DealerInfo, HandInfo, HandScore, HookError, Hooks, RecordInfo, ScorePart, SeatHand, SeatHands,
     TableResult, check_entries, check_hand_score,
 };
 use crate::cards::CardSet;
@@ -40,8 +40,8 @@ pub(crate) struct WentOut<'a> {
     pub knocker_cards: CardSet,
     /// The defender's arrangement after lay-offs.
     pub defender: &'a Arrangement,
-    /// The defender's deadwood before laying off.
-    pub defender_before: u32,
+    /// The defender's cards before laying off.
+    pub defender_cards: CardSet,
     pub laid_off: Vec<LayOff>,
 }
 
@@ -93,31 +93,41 @@ pub(crate) fn hand_result(
         multiplier: table.multiplier,
         boxes,
     };
-    let mut hands: Vec<SeatHand> = Seat::all(rules.seats).map(SeatHand::sitting_out).collect();
-    let k_melds = out
-        .knock
-        .melds
-        .iter()
-        .fold(CardSet::default(), |a, &m| a.union(m));
-    hands[k_seat.index()] = SeatHand {
-        seat: k_seat,
-        playing: true,
-        melds: meld_lists(&rules.melds, &out.knock.melds),
-        deadwood_cards: out.knocker_cards.minus(k_melds).to_vec(),
-        deadwood_before: kd,
-        deadwood: kd,
-        laid_off: Vec::new(),
+    let hands = || {
+        let mut hands: Vec<SeatHand> = Seat::all(rules.seats).map(SeatHand::sitting_out).collect();
+        let k_melds = out
+            .knock
+            .melds
+            .iter()
+            .fold(CardSet::default(), |a, &m| a.union(m));
+        hands[k_seat.index()] = SeatHand {
+            seat: k_seat,
+            playing: true,
+            melds: meld_lists(&rules.melds, &out.knock.melds),
+            deadwood_cards: out.knocker_cards.minus(k_melds).to_vec(),
+            deadwood_before: kd,
+            deadwood: kd,
+            laid_off: Vec::new(),
+        };
+        hands[d_seat.index()] = SeatHand {
+            seat: d_seat,
+            playing: true,
+            melds: meld_lists(&rules.melds, &out.defender.melds),
+            deadwood_cards: out.defender.unmelded.to_vec(),
+            deadwood_before: melds::least_deadwood(&rules.melds, out.defender_cards),
+            deadwood: dd,
+            laid_off: out.laid_off.clone(),
+        };
+        hands
     };
-    hands[d_seat.index()] = SeatHand {
-        seat: d_seat,
-        playing: true,
-        melds: meld_lists(&rules.melds, &out.defender.melds),
-        deadwood_cards: out.defender.unmelded.to_vec(),
-        deadwood_before: out.defender_before,
-        deadwood: dd,
-        laid_off: out.laid_off.clone(),
-    };
-    let info = hand_info(end, table, outcome, Some(k_seat), hands, default);
+    let info = hand_info(
+        end,
+        table,
+        outcome,
+        Some(k_seat),
+        SeatHands::new(&hands),
+        default,
+    );
     let decision = decide(end, &info)?;
     let outcome = match (outcome, decision.winner) {
         (Outcome::Gin | Outcome::BigGin, Some(_)) => outcome,
@@ -126,10 +136,10 @@ pub(crate) fn hand_result(
         (_, Some(_)) => Outcome::Undercut,
     };
     let mut result = result_of(end, &decision, outcome)?;
-    for h in info.hands.into_iter().filter(|h| h.playing) {
-        result.deadwood[h.seat] = h.deadwood;
-        result.melds[h.seat] = h.melds;
-    }
+    result.deadwood[k_seat] = kd;
+    result.deadwood[d_seat] = dd;
+    result.melds[k_seat] = meld_lists(&rules.melds, &out.knock.melds);
+    result.melds[d_seat] = meld_lists(&rules.melds, &out.defender.melds);
     result.laid_off = out.laid_off;
     Ok(result)
 }
@@ -138,22 +148,32 @@ pub(crate) fn hand_result(
 /// player's best arrangement) and may only leave it so.
 pub(crate) fn dead_result(end: &Ending, table: &Table) -> Result<HandResult, StepError> {
     let rules = end.rules;
-    let mut hands: Vec<SeatHand> = Seat::all(rules.seats).map(SeatHand::sitting_out).collect();
-    for r in Role::ALL {
-        let seat = table.seats[r];
-        let own = melds::best_arrangement(&rules.melds, table.hands[r]);
-        hands[seat.index()] = SeatHand {
-            seat,
-            playing: true,
-            melds: meld_lists(&rules.melds, &own.melds),
-            deadwood_cards: own.unmelded.to_vec(),
-            deadwood_before: own.deadwood,
-            deadwood: own.deadwood,
-            laid_off: Vec::new(),
-        };
-    }
+    let hands = || {
+        let mut hands: Vec<SeatHand> = Seat::all(rules.seats).map(SeatHand::sitting_out).collect();
+        for r in Role::ALL {
+            let seat = table.seats[r];
+            let own = melds::best_arrangement(&rules.melds, table.hands[r]);
+            hands[seat.index()] = SeatHand {
+                seat,
+                playing: true,
+                melds: meld_lists(&rules.melds, &own.melds),
+                deadwood_cards: own.unmelded.to_vec(),
+                deadwood_before: own.deadwood,
+                deadwood: own.deadwood,
+                laid_off: Vec::new(),
+            };
+        }
+        hands
+    };
     let default = HandScore::nobody(1);
-    let info = hand_info(end, table, Outcome::Dead, None, hands, default);
+    let info = hand_info(
+        end,
+        table,
+        Outcome::Dead,
+        None,
+        SeatHands::new(&hands),
+        default,
+    );
     let decision = decide(end, &info)?;
     if decision.winner.is_some() {
         return Err(hook_refused(
@@ -170,7 +190,7 @@ fn hand_info<'a>(
     table: &Table,
     outcome: Outcome,
     knocker: Option<Seat>,
-    hands: Vec<SeatHand>,
+    hands: SeatHands<'a>,
     default: HandScore,
 ) -> HandInfo<'a> {
     HandInfo {

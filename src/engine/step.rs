@@ -410,7 +410,7 @@ pub(crate) fn check(
                     knock,
                     knocker_cards: table.hands[r.other()],
                     defender: &plan.own,
-                    defender_before: melds::least_deadwood(&rules.melds, table.hands[r]),
+                    defender_cards: table.hands[r],
                     laid_off: plan.lay_offs,
                 },
             )?;
@@ -604,7 +604,7 @@ fn go_out(
                 knock: &knock,
                 knocker_cards: discard.map_or(table.hands[r], |d| table.hands[r].without(d)),
                 defender: &own,
-                defender_before: own.deadwood,
+                defender_cards: table.hands[r.other()],
                 laid_off: Vec::new(),
             },
         )?;

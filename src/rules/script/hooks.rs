@@ -297,7 +297,7 @@ impl Hooks for ScriptHooks {
             stock: info.stock,
             turns: info.turns,
             multiplier: info.default.multiplier,
-            hands: info.hands.as_slice().into(),
+            hands: info.hands.get().into(),
             totals: seat_totals(info.layout, info.games, self.ruleset.seats),
             sides: info.layout.sides.as_slice().into(),
             games: info.games.into(),
