@@ -110,6 +110,7 @@ fn facts() -> DealFacts {
     let game = |points: [i64; 2], closed| GameScore {
         points: points.to_vec(),
         hands_won: vec![3, 2],
+        boxes: vec![3, 2],
         closed,
     };
     DealFacts {
@@ -129,6 +130,8 @@ fn facts() -> DealFacts {
             winner: Some(Seat::new(1)),
             points: 17,
             multiplier: 1,
+            parts: vec![gin_rules::engine::hooks::ScorePart::new("base", 17)],
+            boxes: 1,
         }],
         totals: vec![189, 71].into(),
     }
@@ -161,6 +164,7 @@ fn one_deal(hooks: &dyn Hooks, f: &DealFacts) -> usize {
         dealer: Seat::new(1),
         hand_number: 7,
         rule: NextDealer::Loser,
+        after_wash: gin_rules::ruleset::AfterWash::SameDealer,
         layout: &f.layout,
         results: &f.results,
     };

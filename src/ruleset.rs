@@ -120,6 +120,48 @@ pub enum NextDealer {
     NextInTurn,
 }
 
+/// What a knock that leaves the defender exactly the knocker's deadwood is.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+    utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Tie {
+    /// The defender undercuts: they score the undercut bonus.
+    Undercut,
+    /// The knocker wins the hand, scoring the difference: 0.
+    Knocker,
+    /// A wash: nobody scores.
+    Wash,
+}
+
+/// Who deals after a wash (a hand nobody scored, with no winner).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+    utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterWash {
+    /// The same dealer deals again, as after a dead hand.
+    SameDealer,
+    /// The next seat round the table deals.
+    NextInTurn,
+}
+
 /// Points that end a match: a number, or `"single_hand"` for a match of one hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
@@ -224,8 +266,8 @@ pub struct Ruleset {
     pub big_gin_bonus: Option<u32>,
     /// Points for an undercut on top of the deadwood difference.
     pub undercut_bonus: u32,
-    /// An equal deadwood is an undercut.
-    pub tie_is_undercut: bool,
+    /// What an equal deadwood after a knock is.
+    pub tie: Tie,
     /// The defender may lay off after a knock.
     pub lay_offs: bool,
     /// The defender may lay off after gin too.
@@ -238,6 +280,8 @@ pub struct Ruleset {
     pub stock_end: StockEnd,
     /// Who deals the next hand.
     pub next_dealer: NextDealer,
+    /// Who deals after a wash.
+    pub after_wash: AfterWash,
     /// Targets and match bonuses.
     #[serde(rename = "match")]
     pub match_rules: MatchRules,
@@ -258,13 +302,14 @@ impl Ruleset {
             gin_bonus: 25,
             big_gin_bonus: Some(31),
             undercut_bonus: 25,
-            tie_is_undercut: true,
+            tie: Tie::Undercut,
             lay_offs: true,
             lay_off_after_gin: false,
             discard_taken_card: false,
             stock_reserve: 2,
             stock_end: StockEnd::DeadHand,
             next_dealer: NextDealer::Loser,
+            after_wash: AfterWash::SameDealer,
             match_rules: MatchRules {
                 targets: vec![Target::SingleHand, Target::Points(100), Target::Points(250)],
                 default_target: Target::Points(100),

@@ -5,7 +5,7 @@
 const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
 const RANKS = "A23456789TJQK";
 const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
-const OUTCOMES = { gin: "gin", big_gin: "big gin", knock: "a knock", undercut: "an undercut", dead: "a dead hand" };
+const OUTCOMES = { gin: "gin", big_gin: "big gin", knock: "a knock", undercut: "an undercut", wash: "a wash", dead: "a dead hand" };
 
 const $ = (id) => document.getElementById(id);
 
@@ -209,9 +209,11 @@ function eventText(e, multiTable) {
         : `${who(s)} laid off nothing${at}; deadwood ${e.deadwood}.`;
     case "hand_over": {
       if (e.outcome === "dead") return `The hand is dead${at}: nobody scores.`;
+      if (e.winner === undefined || e.winner === null) return `The hand is ${OUTCOMES[e.outcome] || e.outcome}${at}: nobody scores.`;
       const pts = e.points[e.winner];
+      const parts = (e.parts || []).length > 1 ? ` (${partsText(e.parts)})` : "";
       return `Hand over${at}: ${who(e.winner)} ${e.winner === G.seat ? "win" : "wins"} by ${OUTCOMES[e.outcome] || e.outcome}, ` +
-        `${pts} point${pts === 1 ? "" : "s"}${e.multiplier > 1 ? ` (×${e.multiplier})` : ""}.`;
+        `${pts} point${pts === 1 ? "" : "s"}${parts}.`;
     }
     case "scored": {
       const sc = G.snap ? G.snap.scores : { totals: [] };
@@ -920,6 +922,12 @@ function renderResult() {
   for (const s of seats) sides.append(showdownSide(r, s, s === knocker ? laidOff : [], laidOff));
   box.append(sides);
   box.append(scoreParts(r, seats));
+  if ((r.parts || []).length) {
+    const line = document.createElement("p");
+    line.id = "score-line";
+    line.textContent = `${partsText(r.parts)} · Total ${r.points[r.winner]}`;
+    box.append(line);
+  }
 }
 
 // One player's hand face up: the melds as the server arranged them (with the cards laid off onto
@@ -975,6 +983,17 @@ function showdownSide(r, seat, onto, laidOff) {
   return div;
 }
 
+// A part's name as a label: "knock bonus" reads "Knock bonus".
+function partLabel(p) {
+  const name = p.name || "part";
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+// The parts on one line: "Base 6 · Knock bonus 10".
+function partsText(parts) {
+  return parts.map((p) => `${partLabel(p)} ${p.points}`).join(" · ");
+}
+
 // The hand's points in parts that add up: a list the server names (a hook's parts), else what
 // the result holds: the deadwood difference, the rest as the bonus for how the hand ended, and the
 // multiplier.
@@ -999,7 +1018,7 @@ function scoreParts(r, seats) {
   };
   const named = Array.isArray(r.parts) ? r.parts : null;
   if (named) {
-    for (const p of named) row(p.label || p.name || p.hook || "part", p.points, "part");
+    for (const p of named) row(partLabel(p), p.points, "part");
   } else if (r.outcome !== "dead" && total) {
     const losers = seats.filter((s) => s !== r.winner);
     const mult = r.multiplier || 1;
@@ -1018,7 +1037,8 @@ function scoreParts(r, seats) {
   foot.dataset.value = total;
   const th = document.createElement("th");
   th.scope = "row";
-  th.textContent = r.outcome === "dead" ? "Nobody scores" : `${who(r.winner)} ${r.winner === G.seat && !G.hotseat ? "score" : "scores"}`;
+  const nobody = r.winner === undefined || r.winner === null;
+  th.textContent = nobody ? "Nobody scores" : `${who(r.winner)} ${r.winner === G.seat && !G.hotseat ? "score" : "scores"}`;
   const td = document.createElement("td");
   td.textContent = String(total);
   foot.append(th, td);

@@ -86,7 +86,14 @@ answers it over HTTP.
   *Gin*: every card you keep is melded. *Big gin*: all eleven cards melded after drawing; you go out
   without discarding. After a knock the *defender* shows melds and may *lay off* deadwood cards onto
   the knocker's melds (a set up to its largest size, a run at either end). When the defender's
-  deadwood then beats the knocker's, it is an *undercut* (the tables say whether a tie is one).
+  deadwood then beats the knocker's, it is an *undercut*. A tie is what the ruleset's `tie` says:
+  an undercut (the default), the knocker's hand, or a *wash*.
+- **Scoring a hand.** The winner's points are shown as named parts that add up to them: `base` (the
+  deadwood difference, or the opponent's deadwood for gin), the gin, big gin or undercut bonus, a
+  `score_hand` hook's own parts (`knock bonus`), and the points a multiplier adds (`multiplier
+  x2`). A hand won counts one *box* for the classic box bonus unless a hook counts more. A *wash*
+  ends the hand with nobody scoring; after it the same dealer deals again, or the next seat when
+  the ruleset sets `dealer.after_wash: next_in_turn`.
 - **A match.** Hands are scored into the match until a side reaches the target and leads alone; a
   one-hand game ends after its first hand, dead or not.
 

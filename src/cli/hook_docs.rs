@@ -105,8 +105,8 @@ same). A script reads it and never changes it, nor the game: it copies a field i
 work on it (`let t = ctx.totals; t[0] += 1;`). The games and results inside a context are objects of
 the same kind (`r.winner`, `game.points[side]`); every other value is a plain Rhai integer, string,
 array or map. A context is not a map: `type_of(ctx)` is the name of its type (`\"DealContext\"`,
-`\"LayoutContext\"`, `\"SeatingContext\"`, `\"RecordContext\"`, `\"DealerContext\"`; `\"Game\"` and
-`\"TableResult\"` inside), map functions such as `keys()` do not apply to it, and `print(ctx)` shows
+`\"LayoutContext\"`, `\"SeatingContext\"`, `\"HandContext\"`, `\"RecordContext\"`,
+`\"DealerContext\"`; `\"Game\"` and `\"TableResult\"` inside), map functions such as `keys()` do not apply to it, and `print(ctx)` shows
 its fields as a map. A field is made into a Rhai value when the script reads it, so a hook pays only
 for what it reads (read a field once into a variable rather than in every turn of a loop).
 
@@ -142,6 +142,7 @@ fn example_form(point: HookPoint) -> (&'static str, &'static [&'static str], Tar
             ("standard", &["oklahoma"], Target::Points(100))
         }
         HookPoint::MatchLayout => ("standard", &["hollywood"], Target::Points(100)),
+        HookPoint::ScoreHand => ("standard", &["oklahoma"], Target::Points(100)),
         _ => ("four-player", &[], Target::Points(125)),
     }
 }

@@ -52,6 +52,10 @@ fn parse_target(s: &str) -> Result<Target, String> {
         .map_err(|_| format!("{s:?} is not a number of points or \"single_hand\""))
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// Counts over many games.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
@@ -61,6 +65,9 @@ pub struct Summary {
     pub big_gin: u64,
     pub knock: u64,
     pub undercut: u64,
+    /// Hands nobody scored (`tie: wash`, or a hook's decision).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub wash: u64,
     pub dead: u64,
     /// Points scored per hand, over all hands.
     pub mean_points: f64,
@@ -235,6 +242,7 @@ pub fn simulate_levels(
                             Outcome::BigGin => s.big_gin += 1,
                             Outcome::Knock => s.knock += 1,
                             Outcome::Undercut => s.undercut += 1,
+                            Outcome::Wash => s.wash += 1,
                             Outcome::Dead => s.dead += 1,
                         }
                     }
@@ -382,8 +390,12 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             ("big gin", summary.big_gin),
             ("knock", summary.knock),
             ("undercut", summary.undercut),
+            ("wash", summary.wash),
             ("dead", summary.dead),
         ] {
+            if name == "wash" && n == 0 {
+                continue;
+            }
             writeln!(out, "  {name:<9} {n:>9}  {:5.1}%", pct(n))?;
         }
         writeln!(out, "  mean points per hand {:.2}", summary.mean_points)?;

@@ -9,8 +9,12 @@ use crate::seat::Side;
 pub struct GameScore {
     /// Points toward the target, per side (bonuses not included).
     pub points: Vec<i64>,
-    /// Hands won in this game, per side (the boxes of the classic bonuses).
+    /// Hands won in this game, per side.
     pub hands_won: Vec<u32>,
+    /// Boxes in this game, per side: what the classic box bonus counts (one per hand won,
+    /// unless a `score_hand` hook counts otherwise).
+    #[serde(default)]
+    pub boxes: Vec<u32>,
     /// A side reached the target in this game: it takes no more points.
     pub closed: bool,
 }
@@ -25,4 +29,7 @@ pub struct ScoreEntry {
     pub side: Side,
     /// The points the side scores in that game.
     pub points: u32,
+    /// The boxes the side scores in that game.
+    #[serde(default)]
+    pub boxes: u32,
 }

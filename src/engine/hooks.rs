@@ -15,10 +15,12 @@
 use serde::{Deserialize, Serialize};
 
 pub use super::game_score::{GameScore, ScoreEntry};
+pub use super::hand_score::{HandScore, MAX_HAND_BOXES, MAX_HAND_POINTS, ScorePart};
 pub use super::layout::{MAX_GAMES, MatchLayout, TableSeating};
 pub use super::outcome::Outcome as HandOutcome;
 use crate::cards::Card;
-use crate::ruleset::{NextDealer, Target};
+use crate::melds::LayOff;
+use crate::ruleset::{AfterWash, NextDealer, Target};
 use crate::seat::{BySeat, Seat, TableNo};
 
 /// What a hook may read when a hand is dealt.
@@ -70,6 +72,13 @@ pub trait Hooks: Send + Sync {
         Ok(default_seating(info.seats, info.dealer))
     }
 
+    /// How a hand is scored: who wins, the named parts of the score, its multiplier and the
+    /// boxes it counts. Called once per table when its hand ends (after lay-offs), dead hands
+    /// included. Default: `info.default`, what the plain data gives.
+    fn score_hand(&self, info: &HandInfo) -> Result<HandScore, HookError> {
+        Ok(info.default.clone())
+    }
+
     /// How a deal's results enter the match: the points each side gets in which game. Called once
     /// every table of the deal is over, dead tables included. The engine adds each entry's points
     /// to `games[game].points[side]` and counts a hand won for that side in that game when the
@@ -99,6 +108,89 @@ pub struct TableResult {
     /// Points the winner scored, multiplier included (0 for a dead hand).
     pub points: u32,
     pub multiplier: u32,
+    /// The named parts of the points.
+    pub parts: Vec<ScorePart>,
+    /// The boxes the winner counts.
+    pub boxes: u32,
+}
+
+/// One seat's hand at the end of a hand, as the `score_hand` hook sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatHand {
+    pub seat: Seat,
+    /// The seat played this hand (a seat sitting out has nothing else).
+    pub playing: bool,
+    /// The melds it showed (for a dead hand: its best arrangement).
+    pub melds: Vec<Vec<Card>>,
+    /// Its cards in no meld, after lay-offs.
+    pub deadwood_cards: Vec<Card>,
+    /// Its deadwood before laying off.
+    pub deadwood_before: u32,
+    /// Its deadwood after laying off.
+    pub deadwood: u32,
+    /// The cards it laid off, and onto which of the knocker's melds.
+    pub laid_off: Vec<LayOff>,
+}
+
+impl SeatHand {
+    /// A seat that did not play at the table.
+    pub fn sitting_out(seat: Seat) -> SeatHand {
+        SeatHand {
+            seat,
+            playing: false,
+            melds: Vec::new(),
+            deadwood_cards: Vec::new(),
+            deadwood_before: 0,
+            deadwood: 0,
+            laid_off: Vec::new(),
+        }
+    }
+}
+
+/// Each seat's hand at the end of a hand (index: seat), worked out only when a hook reads them, so
+/// that scoring with no hook pays nothing for them.
+#[derive(Clone, Copy)]
+pub struct SeatHands<'a>(&'a dyn Fn() -> Vec<SeatHand>);
+
+impl<'a> SeatHands<'a> {
+    pub fn new(hands: &'a dyn Fn() -> Vec<SeatHand>) -> SeatHands<'a> {
+        SeatHands(hands)
+    }
+
+    pub fn get(&self) -> Vec<SeatHand> {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for SeatHands<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.get()).finish()
+    }
+}
+
+/// What the `score_hand` hook reads when the hand at one table ends.
+#[derive(Clone, Debug)]
+pub struct HandInfo<'a> {
+    pub hand_number: u32,
+    pub table: TableNo,
+    pub seating: TableSeating,
+    /// How the hand ended, under the plain data.
+    pub outcome: HandOutcome,
+    /// The seat that knocked or went gin; `None` for a dead hand.
+    pub knocker: Option<Seat>,
+    pub knock_limit: Option<u8>,
+    pub upcard: Card,
+    /// Cards left in the stock.
+    pub stock: u32,
+    /// Draws at this table this hand.
+    pub turns: u32,
+    /// One entry per seat of the game (index: seat), worked out when read.
+    pub hands: SeatHands<'a>,
+    /// The match before this hand.
+    pub layout: &'a MatchLayout,
+    pub games: &'a [GameScore],
+    /// What the plain data decides.
+    pub default: HandScore,
 }
 
 /// What the `match_layout` hook reads when a match starts.
@@ -141,6 +233,8 @@ pub struct DealerInfo<'a> {
     pub hand_number: u32,
     /// The ruleset's dealer rule.
     pub rule: NextDealer,
+    /// The ruleset's rule after a wash.
+    pub after_wash: AfterWash,
     pub layout: &'a MatchLayout,
     /// One result per table of the deal just played.
     pub results: &'a [TableResult],
@@ -174,6 +268,69 @@ pub fn check_seating(tables: &[TableSeating], seats: u8) -> Result<(), String> {
                 Some(x) => *x = true,
             }
         }
+    }
+    Ok(())
+}
+
+/// Checks a hand's score that a hook decided: the winner a player of the table, each part and
+/// the total (multiplier included) within [`MAX_HAND_POINTS`], a multiplier from 1 to 1000,
+/// boxes within [`MAX_HAND_BOXES`], and nothing scored when nobody wins.
+pub fn check_hand_score(score: &HandScore, players: [Seat; 2]) -> Result<(), String> {
+    if let Some(w) = score.winner
+        && !players.contains(&w)
+    {
+        return Err(format!(
+            "the winner, seat {w}, did not play at this table (players: {} and {})",
+            players[0], players[1]
+        ));
+    }
+    if !(1..=1000).contains(&score.multiplier) {
+        return Err(format!(
+            "the multiplier {} is out of range (1 to 1000)",
+            score.multiplier
+        ));
+    }
+    let mut base: i64 = 0;
+    for p in &score.parts {
+        if p.points.abs() > MAX_HAND_POINTS {
+            return Err(format!(
+                "the part {:?} has {} points (at most {MAX_HAND_POINTS} either way)",
+                p.name, p.points
+            ));
+        }
+        if p.name.trim().is_empty() || p.name.len() > 60 {
+            return Err(format!(
+                "a part's name must be 1 to 60 characters, not {:?}",
+                p.name
+            ));
+        }
+        base += p.points;
+    }
+    let total = base * i64::from(score.multiplier);
+    if score.winner.is_none() {
+        if total != 0 || score.boxes > 0 {
+            return Err(format!(
+                "nobody wins the hand (a wash), but it scores {total} points and {} boxes",
+                score.boxes
+            ));
+        }
+        return Ok(());
+    }
+    if !(0..=MAX_HAND_POINTS).contains(&total) {
+        let with = if score.multiplier > 1 {
+            format!(" times the multiplier {}", score.multiplier)
+        } else {
+            String::new()
+        };
+        return Err(format!(
+            "the parts sum to {base} points{with}: {total}; a hand scores 0 to {MAX_HAND_POINTS}"
+        ));
+    }
+    if score.boxes > MAX_HAND_BOXES {
+        return Err(format!(
+            "{} boxes for one hand (at most {MAX_HAND_BOXES})",
+            score.boxes
+        ));
     }
     Ok(())
 }
@@ -234,17 +391,22 @@ pub fn default_entries(info: &RecordInfo) -> Vec<ScoreEntry> {
                 game: game as u8,
                 side,
                 points: r.points,
+                boxes: r.boxes,
             })
         })
         .collect()
 }
 
-/// The next dealer the plain data gives: the same dealer when every table was dead; else the seat
-/// after the deal's dealer (`next_in_turn`), or the ruleset's rule applied to the first table that
-/// was not dead.
+/// The next dealer the plain data gives: when no table had a winner, the rule after a wash if a
+/// table was a wash, else the same dealer; else the seat after the deal's dealer
+/// (`next_in_turn`), or the ruleset's rule applied to the first table that had a winner.
 pub fn default_next_dealer(info: &DealerInfo) -> Seat {
     let Some(result) = info.results.iter().find(|r| r.winner.is_some()) else {
-        return info.dealer;
+        let washed = info.results.iter().any(|r| r.outcome == HandOutcome::Wash);
+        return match info.after_wash {
+            AfterWash::NextInTurn if washed => info.dealer.after(1, info.seats),
+            _ => info.dealer,
+        };
     };
     let Some(winner) = result.winner else {
         return info.dealer;

@@ -86,7 +86,7 @@ pub(crate) fn lays_off(rules: &Ruleset, outcome: Outcome) -> bool {
     match outcome {
         Outcome::Knock => rules.lay_offs,
         Outcome::Gin | Outcome::BigGin => rules.lay_offs && rules.lay_off_after_gin,
-        Outcome::Undercut | Outcome::Dead => false,
+        Outcome::Undercut | Outcome::Wash | Outcome::Dead => false,
     }
 }
 

@@ -2,10 +2,14 @@
 
 use std::sync::Arc;
 
-use super::hooks::{DealerInfo, HookError, Hooks, RecordInfo, TableResult, check_entries};
-use crate::melds::{Arrangement, LayOff, meld_lists};
+use super::hooks::{
+    DealerInfo, HandInfo, HandScore, HookError, Hooks, RecordInfo, ScorePart, SeatHand, SeatHands,
+    TableResult, check_entries, check_hand_score,
+};
+use crate::cards::CardSet;
+use crate::melds::{self, Arrangement, LayOff, meld_lists};
 use crate::role::Role;
-use crate::ruleset::{Ruleset, Target};
+use crate::ruleset::{Ruleset, Target, Tie};
 use crate::seat::{BySeat, Seat, Side, TableNo};
 
 use super::error::{Overflow, StepError, add_i64, mul_i64};
@@ -16,79 +20,238 @@ use super::layout::TableSeating;
 use super::outcome::Outcome;
 use super::state::{GameBonus, HandResult, Knock, MatchRecord, Phase, State, Table};
 
-/// Scores a hand that went out. `knocker` is the knocker's role at the table.
-#[allow(clippy::too_many_arguments)]
+/// What scoring the hand at one table reads besides the table: the hooks and the match so far.
+pub(crate) struct Ending<'a> {
+    pub rules: &'a Ruleset,
+    pub hooks: &'a dyn Hooks,
+    /// The game as of the action that ends the hand.
+    pub game: GameRef,
+    pub table_no: TableNo,
+    pub hand_number: u32,
+    pub record: &'a MatchRecord,
+}
+
+/// A hand that went out, as scoring reads it.
+pub(crate) struct WentOut<'a> {
+    /// The knocker's role at the table.
+    pub knocker: Role,
+    pub knock: &'a Knock,
+    /// The cards the knocker keeps (the discard taken out).
+    pub knocker_cards: CardSet,
+    /// The defender's arrangement after lay-offs.
+    pub defender: &'a Arrangement,
+    /// The defender's cards before laying off.
+    pub defender_cards: CardSet,
+    pub laid_off: Vec<LayOff>,
+}
+
+/// Scores a hand that went out: the plain data's decision, then the `score_hand` hook's.
 pub(crate) fn hand_result(
-    rules: &Ruleset,
-    game: GameRef,
+    end: &Ending,
     table: &Table,
-    table_no: TableNo,
-    knocker: Role,
-    knock: &Knock,
-    defender: &Arrangement,
-    laid_off: Vec<LayOff>,
-) -> Result<HandResult, Overflow> {
-    let seats = rules.seats;
-    let (k_seat, d_seat) = (table.seats[knocker], table.seats[knocker.other()]);
-    let (kd, dd) = (knock.deadwood, defender.deadwood);
-    let (outcome, winner, base) = match knock.outcome {
+    out: WentOut,
+) -> Result<HandResult, StepError> {
+    let rules = end.rules;
+    let (k_seat, d_seat) = (table.seats[out.knocker], table.seats[out.knocker.other()]);
+    let (kd, dd) = (out.knock.deadwood, out.defender.deadwood);
+    let base = |points: u32| ScorePart::new("base", i64::from(points));
+    let bonus =
+        |name: &str, points: u32| (points > 0).then(|| ScorePart::new(name, i64::from(points)));
+    let (outcome, winner, parts) = match out.knock.outcome {
         Outcome::Gin => (
             Outcome::Gin,
-            k_seat,
-            u64::from(dd) + u64::from(rules.gin_bonus),
+            Some(k_seat),
+            [Some(base(dd)), bonus("gin bonus", rules.gin_bonus)],
         ),
         Outcome::BigGin => (
             Outcome::BigGin,
-            k_seat,
-            u64::from(dd) + u64::from(rules.big_gin_bonus.unwrap_or(rules.gin_bonus)),
+            Some(k_seat),
+            [
+                Some(base(dd)),
+                bonus(
+                    "big gin bonus",
+                    rules.big_gin_bonus.unwrap_or(rules.gin_bonus),
+                ),
+            ],
         ),
-        _ if dd < kd || (dd == kd && rules.tie_is_undercut) => (
+        _ if dd < kd || (dd == kd && rules.tie == Tie::Undercut) => (
             Outcome::Undercut,
-            d_seat,
-            u64::from(kd - dd) + u64::from(rules.undercut_bonus),
+            Some(d_seat),
+            [
+                Some(base(kd - dd)),
+                bonus("undercut bonus", rules.undercut_bonus),
+            ],
         ),
-        _ => (Outcome::Knock, k_seat, u64::from(dd - kd)),
+        _ if dd == kd && rules.tie == Tie::Wash => (Outcome::Wash, None, [None, None]),
+        _ => (Outcome::Knock, Some(k_seat), [Some(base(dd - kd)), None]),
     };
-    // A hand's points enter the match as a u32 (`ScoreEntry::points`).
-    let scored = base
-        .checked_mul(u64::from(table.multiplier))
-        .and_then(|p| u32::try_from(p).ok())
-        .ok_or(Overflow("the hand's score"))?;
-    let mut points = BySeat::filled(seats, 0);
-    points[winner] = i64::from(scored);
-    let mut deadwood = BySeat::filled(seats, 0);
-    deadwood[k_seat] = kd;
-    deadwood[d_seat] = dd;
-    let mut shown = BySeat::filled(seats, Vec::new());
-    shown[k_seat] = meld_lists(&rules.melds, &knock.melds);
-    shown[d_seat] = meld_lists(&rules.melds, &defender.melds);
-    Ok(HandResult {
-        game,
-        table: table_no,
-        outcome,
-        winner: Some(winner),
-        points,
-        deadwood,
-        melds: shown,
-        laid_off,
+    let parts: Vec<ScorePart> = parts.into_iter().flatten().collect();
+    let boxes = u32::from(winner.is_some() && parts.iter().any(|p| p.points > 0));
+    let default = HandScore {
+        winner,
+        parts,
         multiplier: table.multiplier,
-    })
+        boxes,
+    };
+    let hands = || {
+        let mut hands: Vec<SeatHand> = Seat::all(rules.seats).map(SeatHand::sitting_out).collect();
+        let k_melds = out
+            .knock
+            .melds
+            .iter()
+            .fold(CardSet::default(), |a, &m| a.union(m));
+        hands[k_seat.index()] = SeatHand {
+            seat: k_seat,
+            playing: true,
+            melds: meld_lists(&rules.melds, &out.knock.melds),
+            deadwood_cards: out.knocker_cards.minus(k_melds).to_vec(),
+            deadwood_before: kd,
+            deadwood: kd,
+            laid_off: Vec::new(),
+        };
+        hands[d_seat.index()] = SeatHand {
+            seat: d_seat,
+            playing: true,
+            melds: meld_lists(&rules.melds, &out.defender.melds),
+            deadwood_cards: out.defender.unmelded.to_vec(),
+            deadwood_before: melds::least_deadwood(&rules.melds, out.defender_cards),
+            deadwood: dd,
+            laid_off: out.laid_off.clone(),
+        };
+        hands
+    };
+    let info = hand_info(
+        end,
+        table,
+        outcome,
+        Some(k_seat),
+        SeatHands::new(&hands),
+        default,
+    );
+    let decision = decide(end, &info)?;
+    let outcome = match (outcome, decision.winner) {
+        (Outcome::Gin | Outcome::BigGin, Some(_)) => outcome,
+        (_, None) => Outcome::Wash,
+        (_, Some(w)) if w == k_seat => Outcome::Knock,
+        (_, Some(_)) => Outcome::Undercut,
+    };
+    let mut result = result_of(end, &decision, outcome)?;
+    result.deadwood[k_seat] = kd;
+    result.deadwood[d_seat] = dd;
+    result.melds[k_seat] = meld_lists(&rules.melds, &out.knock.melds);
+    result.melds[d_seat] = meld_lists(&rules.melds, &out.defender.melds);
+    result.laid_off = out.laid_off;
+    Ok(result)
 }
 
-/// A dead hand: nobody scores.
-pub(crate) fn dead_result(rules: &Ruleset, game: GameRef, table_no: TableNo) -> HandResult {
-    let seats = rules.seats;
-    HandResult {
-        game,
-        table: table_no,
-        outcome: Outcome::Dead,
-        winner: None,
-        points: BySeat::filled(seats, 0),
+/// A dead hand: nobody scores, and no multiplier applies. The `score_hand` hook sees it (each
+/// player's best arrangement) and may only leave it so.
+pub(crate) fn dead_result(end: &Ending, table: &Table) -> Result<HandResult, StepError> {
+    let rules = end.rules;
+    let hands = || {
+        let mut hands: Vec<SeatHand> = Seat::all(rules.seats).map(SeatHand::sitting_out).collect();
+        for r in Role::ALL {
+            let seat = table.seats[r];
+            let own = melds::best_arrangement(&rules.melds, table.hands[r]);
+            hands[seat.index()] = SeatHand {
+                seat,
+                playing: true,
+                melds: meld_lists(&rules.melds, &own.melds),
+                deadwood_cards: own.unmelded.to_vec(),
+                deadwood_before: own.deadwood,
+                deadwood: own.deadwood,
+                laid_off: Vec::new(),
+            };
+        }
+        hands
+    };
+    let default = HandScore::nobody(1);
+    let info = hand_info(
+        end,
+        table,
+        Outcome::Dead,
+        None,
+        SeatHands::new(&hands),
+        default,
+    );
+    let decision = decide(end, &info)?;
+    if decision.winner.is_some() {
+        return Err(hook_refused(
+            "score_hand",
+            "named a winner of a dead hand; a dead hand scores nothing (return `()`)".into(),
+        )
+        .into());
+    }
+    Ok(result_of(end, &decision, Outcome::Dead)?)
+}
+
+fn hand_info<'a>(
+    end: &Ending<'a>,
+    table: &Table,
+    outcome: Outcome,
+    knocker: Option<Seat>,
+    hands: SeatHands<'a>,
+    default: HandScore,
+) -> HandInfo<'a> {
+    HandInfo {
+        hand_number: end.hand_number,
+        table: end.table_no,
+        seating: TableSeating {
+            dealer: table.dealer,
+            players: table.seats.into_array(),
+        },
+        outcome,
+        knocker,
+        knock_limit: table.knock_limit,
+        upcard: table.upcard,
+        stock: table.stock.len() as u32,
+        turns: table.turns,
+        hands,
+        layout: &end.record.layout,
+        games: &end.record.games,
+        default,
+    }
+}
+
+/// The `score_hand` hook's decision, checked against the table when it is not the default.
+fn decide(end: &Ending, info: &HandInfo) -> Result<HandScore, StepError> {
+    let decision = end.hooks.score_hand(info)?;
+    if decision != info.default {
+        check_hand_score(&decision, info.seating.players)
+            .map_err(|m| hook_refused("score_hand", m))?;
+    }
+    Ok(decision)
+}
+
+/// The hand's result as `decision` scores it: the winner's points are the sum of the parts shown.
+fn result_of(end: &Ending, decision: &HandScore, outcome: Outcome) -> Result<HandResult, Overflow> {
+    let seats = end.rules.seats;
+    let mut points = BySeat::filled(seats, 0);
+    let parts = match decision.winner {
+        Some(w) => {
+            let total = decision
+                .base()
+                .checked_mul(i64::from(decision.multiplier))
+                .filter(|&p| u32::try_from(p).is_ok())
+                .ok_or(Overflow("the hand's score"))?;
+            points[w] = total;
+            decision.shown_parts()
+        }
+        None => Vec::new(),
+    };
+    Ok(HandResult {
+        game: end.game,
+        table: end.table_no,
+        outcome,
+        winner: decision.winner,
+        points,
         deadwood: BySeat::filled(seats, 0),
         melds: BySeat::filled(seats, Vec::new()),
         laid_off: Vec::new(),
-        multiplier: 1,
-    }
+        multiplier: decision.multiplier,
+        parts,
+        boxes: decision.boxes,
+    })
 }
 
 /// The results of the tables that are over, as hooks see them.
@@ -117,6 +280,8 @@ fn table_result(table: &Table, result: &HandResult) -> TableResult {
             .and_then(|w| result.points.get(w))
             .map_or(0, |&p| u32::try_from(p).unwrap_or(u32::MAX)),
         multiplier: result.multiplier,
+        parts: result.parts.clone(),
+        boxes: result.boxes,
     }
 }
 
@@ -204,6 +369,12 @@ pub(crate) fn enter_deal(
         let game = &mut record.games[usize::from(e.game)];
         let side = e.side.index();
         game.points[side] = add_i64(game.points[side], i64::from(e.points), "a score")?;
+        if game.boxes.len() < game.points.len() {
+            game.boxes.resize(game.points.len(), 0);
+        }
+        game.boxes[side] = game.boxes[side]
+            .checked_add(e.boxes)
+            .ok_or(Overflow("a count of boxes"))?;
         if e.points > 0 {
             game.hands_won[side] = game.hands_won[side]
                 .checked_add(1)
@@ -301,7 +472,7 @@ pub(crate) fn classic_bonuses(
     let mut game_bonus = vec![0i64; n];
     game_bonus[winner.index()] = i64::from(m.game_bonus);
     let boxes = game
-        .hands_won
+        .boxes
         .iter()
         .map(|&h| mul_i64(i64::from(h), i64::from(m.box_bonus), "a box bonus"))
         .collect::<Result<Vec<i64>, Overflow>>()?;
@@ -352,6 +523,7 @@ pub(crate) fn next_dealer(
         dealer,
         hand_number: state.deal_number,
         rule: rules.next_dealer,
+        after_wash: rules.after_wash,
         layout: &state.record.layout,
         results: &results,
     };

@@ -13,6 +13,7 @@ use crate::ruleset::{RulesetRef, Target};
 use crate::seat::{BySeat, Seat, Side, TableNo};
 
 use super::game_score::GameScore;
+use super::hand_score::ScorePart;
 use super::identity::GameRef;
 use super::layout::MatchLayout;
 use super::log::Log;
@@ -92,6 +93,9 @@ pub struct Table {
     /// How often the discard pile became the stock in this hand.
     #[serde(default)]
     pub reshuffles: u32,
+    /// Draws at this table this hand (the upcard taken counts as one).
+    #[serde(default)]
+    pub turns: u32,
     /// Where this table's hand stands.
     pub phase: Phase,
 }
@@ -191,7 +195,7 @@ pub struct HandResult {
     /// The table the hand was played at (0 but in the four-player form).
     #[schema(value_type = u8)]
     pub table: TableNo,
-    /// How the hand ended: gin, big_gin, knock, undercut or dead.
+    /// How the hand ended: gin, big_gin, knock, undercut, wash or dead.
     pub outcome: Outcome,
     /// The seat that scored; absent for a dead hand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -210,6 +214,11 @@ pub struct HandResult {
     pub laid_off: Vec<LayOff>,
     /// What the hand's points were multiplied by (Oklahoma's spade upcard: 2).
     pub multiplier: u32,
+    /// The winner's points as named parts (`base`, `gin bonus`, a hook's bonus, the points a
+    /// multiplier added); they sum to the winner's points. Empty when nobody scored.
+    pub parts: Vec<ScorePart>,
+    /// The boxes the winner counts (one per hand won unless a hook says otherwise).
+    pub boxes: u32,
 }
 
 /// The match so far: who scores together, and each game's points.
@@ -258,6 +267,8 @@ pub struct Scores {
     pub teams: Option<Vec<Vec<Seat>>>,
     /// Hands won per side.
     pub hands_won: Vec<u32>,
+    /// Boxes per side (what the classic box bonus counts).
+    pub boxes: Vec<u32>,
     /// Each game's points per side and whether it is closed, when several games are scored at
     /// once (Hollywood's columns).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -274,6 +285,7 @@ impl MatchRecord {
             .map(|_| GameScore {
                 points: vec![0; sides],
                 hands_won: vec![0; sides],
+                boxes: vec![0; sides],
                 closed: false,
             })
             .collect();
@@ -310,10 +322,14 @@ impl MatchRecord {
 
     pub fn scores(&self) -> Scores {
         let mut hands_won = vec![0; self.layout.sides.len()];
+        let mut boxes = vec![0; self.layout.sides.len()];
         for g in &self.games {
+            // Summed over games, as shown: a count near u32::MAX in each (which `validate`
+            // lets through for a match of that many deals) must not wrap.
             for (t, &p) in hands_won.iter_mut().zip(&g.hands_won) {
-                // Summed over games, as shown: a count near u32::MAX in each (which `validate`
-                // lets through for a match of that many deals) must not wrap.
+                *t = u32::saturating_add(*t, p);
+            }
+            for (t, &p) in boxes.iter_mut().zip(&g.boxes) {
                 *t = u32::saturating_add(*t, p);
             }
         }
@@ -326,6 +342,7 @@ impl MatchRecord {
                 .any(|s| s.len() > 1)
                 .then(|| self.layout.sides.clone()),
             hands_won,
+            boxes,
             columns: (self.games.len() > 1).then(|| self.games.clone()),
             bonuses: self.bonuses.clone(),
         }

@@ -17,7 +17,7 @@ use super::identity::GameRef;
 use super::outcome::Outcome;
 use super::play_rules::{self, AfterDiscard};
 use super::score;
-use super::state::{HandResult, Knock, Phase, State, Table};
+use super::state::{HandResult, Knock, MatchRecord, Phase, State, Table};
 
 /// The state after `action` and what it did. On error `state` is untouched and still playable.
 pub(crate) fn step(
@@ -51,7 +51,15 @@ pub(crate) fn apply(
         }
         Turn::Table(t) => t,
     };
-    let ctx = TableCtx::new(rules, state, game, t);
+    let ctx = TableCtx {
+        rules,
+        hooks,
+        record: &state.record,
+        game,
+        seed: state.seed,
+        deal: state.deal_number,
+        table: t,
+    };
     let table = &state.tables[t.index()];
     let checked = check(&ctx, table, action.seat, &action.kind)?;
     let entered = match &checked.next {
@@ -157,6 +165,9 @@ fn next_hand(
 
 pub(crate) struct TableCtx<'a> {
     pub rules: &'a Ruleset,
+    pub hooks: &'a dyn Hooks,
+    /// The match before this action.
+    pub record: &'a MatchRecord,
     /// The game as of the action being played.
     pub game: GameRef,
     pub seed: u64,
@@ -165,13 +176,15 @@ pub(crate) struct TableCtx<'a> {
 }
 
 impl TableCtx<'_> {
-    fn new<'a>(rules: &'a Ruleset, state: &State, game: GameRef, t: TableNo) -> TableCtx<'a> {
-        TableCtx {
-            rules,
-            game,
-            seed: state.seed,
-            deal: state.deal_number,
-            table: t,
+    /// What scoring the hand at this table reads.
+    fn ending(&self) -> score::Ending<'_> {
+        score::Ending {
+            rules: self.rules,
+            hooks: self.hooks,
+            game: self.game,
+            table_no: self.table,
+            hand_number: self.deal,
+            record: self.record,
         }
     }
 }
@@ -305,7 +318,7 @@ pub(crate) fn check(
         (Phase::LastDiscard { .. }, ActionKind::Pass) => Checked::new(
             r,
             Change::Passed,
-            over(score::dead_result(rules, ctx.game, ctx.table)),
+            over(score::dead_result(&ctx.ending(), table)?),
         ),
         (
             Phase::LastDiscard { .. },
@@ -327,7 +340,7 @@ pub(crate) fn check(
             check_discard(rules, table.hands[r], *taken, *card)?;
             // The stock decides what follows, and a discard leaves it as it is.
             let next = match play_rules::after_discard(rules, table) {
-                AfterDiscard::Dead => over(score::dead_result(rules, ctx.game, ctx.table)),
+                AfterDiscard::Dead => over(score::dead_result(&ctx.ending(), table)?),
                 AfterDiscard::LastDiscard => Phase::LastDiscard { seat: other },
                 AfterDiscard::Draw => Phase::Draw {
                     seat: other,
@@ -396,14 +409,16 @@ pub(crate) fn check(
                 deadwood: plan.own.deadwood,
             };
             let result = score::hand_result(
-                rules,
-                ctx.game,
+                &ctx.ending(),
                 table,
-                ctx.table,
-                r.other(),
-                knock,
-                &plan.own,
-                plan.lay_offs,
+                score::WentOut {
+                    knocker: r.other(),
+                    knock,
+                    knocker_cards: table.hands[r.other()],
+                    defender: &plan.own,
+                    defender_cards: table.hands[r],
+                    laid_off: plan.lay_offs,
+                },
             )?;
             Checked::new(r, Change::LaidOff(Box::new(laid)), over(result))
         }
@@ -452,6 +467,7 @@ fn commit(
             table.discard.pop();
             table.hands[r].insert(card);
             table.taken[r].insert(card);
+            table.turns = table.turns.saturating_add(1);
             events.push(Event::TookUpcard {
                 table: t,
                 seat,
@@ -481,6 +497,7 @@ fn commit(
                 }
             };
             table.hands[r].insert(card);
+            table.turns = table.turns.saturating_add(1);
             events.push(Event::Drew {
                 table: t,
                 seat,
@@ -586,14 +603,16 @@ fn go_out(
     } else {
         let own = melds::best_arrangement(&rules.melds, table.hands[r.other()]);
         let result = score::hand_result(
-            rules,
-            ctx.game,
+            &ctx.ending(),
             table,
-            ctx.table,
-            r,
-            &knock,
-            &own,
-            Vec::new(),
+            score::WentOut {
+                knocker: r,
+                knock: &knock,
+                knocker_cards: discard.map_or(table.hands[r], |d| table.hands[r].without(d)),
+                defender: &own,
+                defender_cards: table.hands[r.other()],
+                laid_off: Vec::new(),
+            },
         )?;
         over(result)
     };

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::script::Binding;
+use super::script::{Binding, HookPoint};
 use super::source::{HookOverlay, Source};
 use super::spec::{Loc, OptionSpec, Sections};
 
@@ -24,12 +24,12 @@ pub(crate) struct Base {
     pub file: Arc<str>,
     pub seats: Option<Loc<i64>>,
     pub sections: Sections,
-    pub hooks: [Option<Binding>; 6],
+    pub hooks: [Option<Binding>; HookPoint::COUNT],
     pub options: BTreeMap<String, OptionEntry>,
 }
 
 /// Applies a hook overlay to a table of bindings.
-pub(crate) fn apply_hooks(table: &mut [Option<Binding>; 6], overlay: &HookOverlay) {
+pub(crate) fn apply_hooks(table: &mut [Option<Binding>; HookPoint::COUNT], overlay: &HookOverlay) {
     for (point, binding) in overlay {
         table[point.index()] = binding.clone();
     }
@@ -39,7 +39,7 @@ pub(crate) fn apply_hooks(table: &mut [Option<Binding>; 6], overlay: &HookOverla
 pub(crate) fn base_of(chain: &[&Source]) -> Option<Base> {
     let leaf = chain.last()?;
     let mut sections = Sections::default();
-    let mut hooks: [Option<Binding>; 6] = Default::default();
+    let mut hooks: [Option<Binding>; HookPoint::COUNT] = Default::default();
     let mut options: BTreeMap<String, OptionEntry> = BTreeMap::new();
     let mut seats = None;
     for s in chain {

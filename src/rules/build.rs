@@ -55,7 +55,7 @@ impl Checker<'_> {
 pub(crate) fn build_ruleset(
     base: &Base,
     sections: &Sections,
-    hooks: &[Option<Binding>; 6],
+    hooks: &[Option<Binding>; HookPoint::COUNT],
 ) -> Result<Ruleset, Vec<RulesetError>> {
     let d = Ruleset::standard();
     let mut c = Checker {
@@ -174,7 +174,7 @@ pub(crate) fn build_ruleset(
         &fields::UNDERCUT_BONUS,
         i64::from(d.undercut_bonus),
     ) as u32;
-    let tie_is_undercut = c.val(&sc.tie_is_undercut, d.tie_is_undercut);
+    let tie = c.val(&sc.tie, d.tie);
 
     let lay_offs = c.val(&s.lay_offs.allowed, d.lay_offs);
     let lay_off_after_gin = c.val(&s.lay_offs.after_gin, d.lay_off_after_gin);
@@ -295,13 +295,14 @@ pub(crate) fn build_ruleset(
             gin_bonus,
             big_gin_bonus: big_gin.then_some(big_gin_bonus),
             undercut_bonus,
-            tie_is_undercut,
+            tie,
             lay_offs,
             lay_off_after_gin,
             discard_taken_card: c.val(&s.turns.discard_taken_card, d.discard_taken_card),
             stock_reserve: reserve,
             stock_end: c.val(&s.stock.end, d.stock_end),
             next_dealer: c.val(&s.dealer.next, d.next_dealer),
+            after_wash: c.val(&s.dealer.after_wash, d.after_wash),
             match_rules,
         })
     } else {

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::ruleset::{AceRank, NextDealer, Ruleset, StockEnd};
+use crate::ruleset::{AceRank, AfterWash, NextDealer, Ruleset, StockEnd, Tie};
 
 use super::fields::{self, count_words};
 use super::info::HookInfo;
@@ -123,6 +123,12 @@ fn hand_score(v: &Variant) -> String {
         }
         s.push_str(", the only way to score.");
     }
+    if let Some(h) = v.hook(HookPoint::ScoreHand) {
+        s.push_str(&format!(
+            " Each hand's score (its winner, named parts, multiplier and boxes) is then decided by {}.",
+            hook_rule(v, h)
+        ));
+    }
     if let Some(h) = v.hook(HookPoint::ScoreMultiplier) {
         s.push_str(&format!(
             " Every score of a hand, bonuses included, is multiplied as {}.",
@@ -141,7 +147,7 @@ fn lay_offs(v: &Variant) -> String {
             "After a knock the defender may not lay off".to_string()
         };
         let then = if r.lay_offs { " then" } else { "" };
-        let cmp = if r.tie_is_undercut {
+        let cmp = if r.tie == Tie::Undercut {
             "not higher"
         } else {
             "lower"
@@ -150,6 +156,9 @@ fn lay_offs(v: &Variant) -> String {
             "; if their deadwood is{then} {cmp} than the knocker's, it is an undercut: {}.",
             fields::UNDERCUT_BONUS.say(r.undercut_bonus)
         ));
+        if r.tie == Tie::Wash {
+            s.push_str(" An equal deadwood is a wash: nobody scores.");
+        }
         s
     } else {
         "Nobody knocks, so there is nothing to lay off and no undercut.".to_string()
@@ -314,9 +323,17 @@ fn match_row(v: &Variant) -> String {
             NextDealer::Alternate => "The deal alternates",
             NextDealer::NextInTurn => "The deal passes to the next seat",
         };
-        s.push_str(&format!(
-            " {who}; after a dead hand the same dealer deals again."
-        ));
+        let washes = r.tie == Tie::Wash || v.hook(HookPoint::ScoreHand).is_some();
+        let after = match (washes, r.after_wash) {
+            (false, _) => "after a dead hand the same dealer deals again",
+            (true, AfterWash::SameDealer) => {
+                "after a dead hand or a wash the same dealer deals again"
+            }
+            (true, AfterWash::NextInTurn) => {
+                "after a dead hand the same dealer deals again; after a wash, the next seat"
+            }
+        };
+        s.push_str(&format!(" {who}; {after}."));
     }
     s
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer};
 
-use crate::ruleset::{AceRank, NextDealer, StockEnd, Target};
+use crate::ruleset::{AceRank, AfterWash, NextDealer, StockEnd, Target, Tie};
 
 use super::fields;
 
@@ -262,8 +262,9 @@ section! {
         big_gin: bool,
         #[schemars(transform = fields::BIG_GIN_BONUS.schema())] big_gin_bonus: i64,
         #[schemars(transform = fields::UNDERCUT_BONUS.schema())] undercut_bonus: i64,
-        /// An equal deadwood after a knock is an undercut.
-        tie_is_undercut: bool,
+        /// An equal deadwood after a knock (after lay-offs): `undercut` (the defender scores the
+        /// undercut bonus), `knocker` (the knocker wins, scoring 0) or `wash` (nobody scores).
+        tie: Tie,
     }
 }
 
@@ -293,6 +294,9 @@ section! {
         /// Who deals after a hand that was not dead: `loser`, `winner`, `alternate` or
         /// `next_in_turn`. After a dead hand the same dealer deals again.
         next: NextDealer,
+        /// Who deals after a wash (a hand nobody scored): `same_dealer` (as after a dead hand)
+        /// or `next_in_turn`.
+        after_wash: AfterWash,
     }
 }
 
@@ -355,6 +359,8 @@ hook_points! {
     match_layout,
     /// Tables and who sits out, before each deal.
     seating,
+    /// How a hand is scored when it ends: winner, named parts, multiplier, boxes, or a wash.
+    score_hand,
     /// How a deal's results enter the match.
     record_result,
     /// The next dealer.

@@ -29,7 +29,7 @@ pub fn variants() -> Vec<Ruleset> {
         },
         Ruleset {
             stock_end: StockEnd::LastDiscardToGoOut,
-            tie_is_undercut: false,
+            tie: gin_rules::ruleset::Tie::Knocker,
             ..s()
         },
         Ruleset {

@@ -50,6 +50,7 @@ fn game(points: [i64; 2], closed: bool) -> GameScore {
     GameScore {
         points: points.to_vec(),
         hands_won: points.iter().map(|&p| u32::from(p > 0)).collect(),
+        boxes: vec![0, 0],
         closed,
     }
 }
@@ -65,6 +66,8 @@ fn win(seat: u8, points: u32) -> TableResult {
         winner: Some(Seat::new(seat)),
         points,
         multiplier: 1,
+        parts: Vec::new(),
+        boxes: 1,
     }
 }
 
@@ -84,7 +87,11 @@ fn entries(v: &Variant, games: &[GameScore], results: &[TableResult]) -> Vec<(u8
         .record_result(&info)
         .unwrap()
         .into_iter()
-        .map(|ScoreEntry { game, side, points }| (game, side.number(), points))
+        .map(
+            |ScoreEntry {
+                 game, side, points, ..
+             }| (game, side.number(), points),
+        )
         .collect()
 }
 

@@ -334,6 +334,8 @@ mod hollywood {
             winner: Some(Seat::new(seat)),
             points,
             multiplier: 1,
+            parts: Vec::new(),
+            boxes: 1,
         }
     }
 
@@ -341,6 +343,7 @@ mod hollywood {
         GameScore {
             points: points.to_vec(),
             hands_won: vec![0, 0],
+            boxes: vec![0, 0],
             closed,
         }
     }
@@ -359,7 +362,11 @@ mod hollywood {
             .record_result(&info)
             .unwrap()
             .into_iter()
-            .map(|ScoreEntry { game, side, points }| (game, side.number(), points))
+            .map(
+                |ScoreEntry {
+                     game, side, points, ..
+                 }| (game, side.number(), points),
+            )
             .collect()
     }
 
@@ -1134,7 +1141,7 @@ mod contexts {
     if r.table != 0 || r.dealer != 1 || r.multiplier != 1 || r.side != 1 { throw "table"; }
     if g.points != [60, 31] || g.hands_won != [3, 2] || g.closed || !ctx.games[0]["closed"] { throw "game"; }
     if ctx.sides != [[0], [1]] || ctx.target != 100 || ctx.hand_number != 7 { throw "match"; }
-    if ctx["default"] != [#{game: 1, side: 1, points: 17}] { throw "default"; }
+    if ctx["default"] != [#{game: 1, side: 1, points: 17, boxes: 1}] { throw "default"; }
     if ctx.results[0].winnr == 1 { throw "read a misspelt field"; }
     []
 }
@@ -1148,6 +1155,7 @@ mod contexts {
         let game = |points: [i64; 2], closed| GameScore {
             points: points.to_vec(),
             hands_won: vec![3, 2],
+            boxes: vec![0, 0],
             closed,
         };
         let results = [TableResult {
@@ -1160,6 +1168,8 @@ mod contexts {
             winner: Some(Seat::new(1)),
             points: 17,
             multiplier: 1,
+            parts: Vec::new(),
+            boxes: 1,
         }];
         let e = v
             .hooks

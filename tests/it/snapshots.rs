@@ -136,7 +136,7 @@ mod rules {
     }
 }
 
-mod scenarios {
+pub(crate) mod scenarios {
     use super::*;
 
     /// A fixture: a game from a fixed deal, the moves, and what must come of them.
@@ -215,11 +215,17 @@ mod scenarios {
 
     /// The deck in the API's deal order.
     fn deck(h: &Hands) -> Vec<Card> {
-        let (a, b) = (cards(&h.first), cards(&h.dealer));
+        deck_of(&h.first, &h.dealer, &h.upcard, &h.stock)
+    }
+
+    /// A deck that deals `first` to the first to act and `dealer` to the dealer (ten cards
+    /// each), turns `upcard`, and puts `stock` on top of the stock, the other cards under it.
+    pub(crate) fn deck_of(first: &str, dealer: &str, upcard: &str, stock: &str) -> Vec<Card> {
+        let (a, b) = (cards(first), cards(dealer));
         assert_eq!((a.len(), b.len()), (10, 10), "ten cards each");
         let mut d: Vec<Card> = a.iter().zip(&b).flat_map(|(x, y)| [*x, *y]).collect();
-        d.extend(cards(&h.upcard));
-        d.extend(cards(&h.stock));
+        d.extend(cards(upcard));
+        d.extend(cards(stock));
         let used: CardSet = d.iter().copied().collect();
         assert_eq!(used.len() as usize, d.len(), "a card is given twice");
         d.extend(Card::all().filter(|c| !used.contains(*c)));

@@ -4,7 +4,7 @@
 
 use crate::cards::{Card, CardSet};
 use crate::melds;
-use crate::ruleset::Ruleset;
+use crate::ruleset::{Ruleset, Tie};
 
 use super::super::seen::{Seen, splitmix};
 use super::odds::Odds;
@@ -90,10 +90,10 @@ pub fn knock_odds(rules: &Ruleset, kept: CardSet, opponents: &[CardSet]) -> Knoc
         };
         if k == 0 {
             value += f64::from(after + rules.gin_bonus);
-        } else if after < k || (after == k && rules.tie_is_undercut) {
+        } else if after < k || (after == k && rules.tie == Tie::Undercut) {
             undercuts += 1;
             value -= f64::from(k - after + rules.undercut_bonus);
-        } else {
+        } else if after > k || rules.tie == Tie::Knocker {
             value += f64::from(after - k);
         }
     }

@@ -19,6 +19,10 @@ pub enum Ty {
     Target,
     /// An array of integers.
     Ints,
+    /// An array of cards (strings such as `"TD"`).
+    Cards,
+    /// An array of melds, each an array of cards.
+    Melds,
     /// A map from each rank (`"A"` ... `"K"`) to an integer.
     RankValues,
     /// An array of arrays of seats.
@@ -131,6 +135,11 @@ const GAME: &[Field] = &[
     ),
     f("hands_won", Ty::Ints, "hands won in this game per side"),
     f(
+        "boxes",
+        Ty::Ints,
+        "boxes in this game per side (what the classic box bonus counts)",
+    ),
+    f(
         "closed",
         Ty::Bool,
         "a side has reached the target in this game: it takes no more points",
@@ -141,37 +150,119 @@ const RESULT: &[Field] = &[
     f("table", Ty::Int, "the table, from 0"),
     f("dealer", Ty::Int, "the seat that dealt it"),
     f("players", Ty::Ints, "`[first to act, dealer's role]`"),
-    f(
-        "outcome",
-        Ty::Str,
-        "`\"gin\"`, `\"big_gin\"`, `\"knock\"`, `\"undercut\"` or `\"dead\"`",
-    ),
+    f("outcome", Ty::Str, OUTCOMES),
     f(
         "winner",
         Ty::IntOrUnit,
-        "the seat that scored; `()` for a dead hand",
+        "the seat that scored; `()` for a wash or a dead hand",
     ),
     f(
         "side",
         Ty::IntOrUnit,
-        "the winner's side (index into `sides`); `()` for a dead hand",
+        "the winner's side (index into `sides`); `()` for a wash or a dead hand",
     ),
     f(
         "points",
         Ty::Int,
-        "the points the winner scored, multiplier included; 0 for a dead hand",
+        "the points the winner scored, multiplier included; 0 for a wash or a dead hand",
     ),
     f("multiplier", Ty::Int, "the hand's score multiplier"),
+    f(
+        "parts",
+        Ty::Maps(PART),
+        "the named parts of `points` (`score_hand`'s), the points a multiplier added as a part of its own: they sum to `points`",
+    ),
+    f(
+        "boxes",
+        Ty::Int,
+        "the boxes the winner counts (1 for a hand won unless `score_hand` says otherwise)",
+    ),
+];
+
+const OUTCOMES: &str =
+    "`\"gin\"`, `\"big_gin\"`, `\"knock\"`, `\"undercut\"`, `\"wash\"` or `\"dead\"`";
+
+const PART: &[Field] = &[
+    f(
+        "name",
+        Ty::Str,
+        "what the points are for: `\"base\"`, `\"gin bonus\"`, `\"knock bonus\"`, ...",
+    ),
+    f("points", Ty::Int, "its points"),
+];
+
+const LAID_OFF: &[Field] = &[
+    f("card", Ty::Str, "the card laid off"),
+    f(
+        "onto",
+        Ty::Int,
+        "the knocker's meld it went onto (index into the knocker's `melds`)",
+    ),
+];
+
+const HAND: &[Field] = &[
+    f("seat", Ty::Int, "the seat"),
+    f(
+        "playing",
+        Ty::Bool,
+        "the seat played at this table (a seat sitting out has empty lists and 0s)",
+    ),
+    f(
+        "melds",
+        Ty::Melds,
+        "the melds it showed, each an array of cards (the knocker's before lay-offs; for a dead hand, its best arrangement)",
+    ),
+    f(
+        "deadwood_cards",
+        Ty::Cards,
+        "its cards in no meld, after lay-offs",
+    ),
+    f("deadwood_before", Ty::Int, "its deadwood before laying off"),
+    f("deadwood", Ty::Int, "its deadwood after laying off"),
+    f(
+        "laid_off",
+        Ty::Maps(LAID_OFF),
+        "the cards it laid off, each with the knocker's meld it went onto",
+    ),
+];
+
+const SCORE: &[Field] = &[
+    f(
+        "winner",
+        Ty::IntOrUnit,
+        "the seat that scores; `()` when nobody does (a wash, a dead hand)",
+    ),
+    f(
+        "parts",
+        Ty::Maps(PART),
+        "the named parts of the score before the multiplier, e.g. `[#{name: \"base\", points: 6}]`",
+    ),
+    f(
+        "multiplier",
+        Ty::Int,
+        "what the parts' sum is multiplied by (the hand's multiplier)",
+    ),
+    f(
+        "boxes",
+        Ty::Int,
+        "the boxes the winner counts: 1 for a hand won, 0 when nobody scores",
+    ),
+    f("wash", Ty::Bool, "nobody scores"),
 ];
 
 const ENTRY: &[Field] = &[
     f("game", Ty::Int, "the game (index into `games`)"),
     f("side", Ty::Int, "the side (index into `sides`)"),
     f("points", Ty::Int, "the points the side gets in that game"),
+    f(
+        "boxes",
+        Ty::Int,
+        "the boxes the side counts in that game (may be left out: 1 when `points` is above 0)",
+    ),
 ];
 
 /// Every hook point's context, in the order of [`HookPoint::ALL`].
-pub const CONTEXTS: [HookContext; 6] = [
+pub const CONTEXTS: [HookContext; HookPoint::COUNT] = [
     HookContext {
         point: HookPoint::KnockLimit,
         called: "once per table at each deal, after the upcard is turned",
@@ -227,6 +318,67 @@ pub const CONTEXTS: [HookContext; 6] = [
         checks: "1 to seats / 2 tables (at least one); seats that exist; two different players per table; no seat at two tables",
     },
     HookContext {
+        point: HookPoint::ScoreHand,
+        called: "once per table when its hand ends (after lay-offs), a dead hand included",
+        fields: &[
+            f(
+                "hand_number",
+                Ty::Int,
+                "the deal being played, counted from 0",
+            ),
+            f("table", Ty::Int, "the table, from 0"),
+            f("dealer", Ty::Int, "the seat that dealt it"),
+            f("players", Ty::Ints, "`[first to act, dealer's role]`"),
+            SEATS,
+            f(
+                "outcome",
+                Ty::Str,
+                "how the hand ended under the plain data: `\"gin\"`, `\"big_gin\"`, `\"knock\"`, `\"undercut\"`, `\"wash\"` or `\"dead\"`",
+            ),
+            f(
+                "knocker",
+                Ty::IntOrUnit,
+                "the seat that knocked or went gin; `()` for a dead hand",
+            ),
+            f(
+                "knock_limit",
+                Ty::IntOrUnit,
+                "the knock limit in force this hand; `()` when only gin goes out",
+            ),
+            f("upcard", Ty::Str, "the first upcard of the hand"),
+            f("stock", Ty::Int, "the cards left in the stock"),
+            f(
+                "turns",
+                Ty::Int,
+                "the draws at this table this hand (the upcard taken counts as one)",
+            ),
+            f("multiplier", Ty::Int, "the hand's score multiplier"),
+            f(
+                "hands",
+                Ty::Maps(HAND),
+                "each seat's hand (index: seat): `ctx.hands[ctx.knocker].deadwood`",
+            ),
+            f(
+                "totals",
+                Ty::Ints,
+                "each seat's match total before this hand (index: seat)",
+            ),
+            SIDES,
+            f(
+                "games",
+                Ty::Objects(GAME),
+                "the match before this hand, one object per game",
+            ),
+        ],
+        default: f(
+            "default",
+            Ty::Map(SCORE),
+            "the plain data's score: `base` (the deadwood difference, or the opponent's deadwood for gin) and the gin, big gin or undercut bonus as parts",
+        ),
+        returns: "`()` for the default, or a map of the keys to change: `#{parts: ctx[\"default\"].parts + [[\"knock bonus\", 10]]}`, `#{wash: true}`, `#{winner: 1, boxes: 2}`; a part is `[name, points]` or `#{name, points}`, and the points a multiplier above 1 adds are shown as a part of their own",
+        checks: "keys `winner`, `parts`, `multiplier`, `boxes`, `wash` only; the winner a player of the table; each part's points from -1000000 to 1000000 and its name 1 to 60 characters; the total (parts times multiplier) from 0 to 1000000; the multiplier from 1 to 1000; boxes from 0 to 100; a wash scores nothing; a dead hand stays dead",
+    },
+    HookContext {
         point: HookPoint::RecordResult,
         called: "once every table of the deal is over, dead tables included",
         fields: &[
@@ -253,8 +405,8 @@ pub const CONTEXTS: [HookContext; 6] = [
             Ty::Maps(ENTRY),
             "each table's winner's side gets that table's points in the first open game",
         ),
-        returns: "the entries to add: an array of `#{game, side, points}`; the engine adds them, counts a hand won for each entry above 0, closes the games a side has won and ends the match when every game is closed",
-        checks: "each `game` exists and is open, each `side` exists, `points` from 0 to 1000000",
+        returns: "the entries to add: an array of `#{game, side, points, boxes}` (`boxes` may be left out); the engine adds them, counts a hand won for each entry above 0 and the entry's boxes, closes the games a side has won and ends the match when every game is closed",
+        checks: "each `game` exists and is open, each `side` exists, `points` from 0 to 1000000, `boxes` from 0 to 100",
     },
     HookContext {
         point: HookPoint::NextDealer,
@@ -356,6 +508,11 @@ fn check_value(path: &str, ty: Ty, v: &Dynamic) -> Result<(), String> {
             .try_cast::<rhai::Array>()
             .is_some_and(|a| a.iter().all(Dynamic::is_int))
     };
+    let strings = |v: &Dynamic| {
+        v.clone()
+            .try_cast::<rhai::Array>()
+            .is_some_and(|a| a.iter().all(Dynamic::is_string))
+    };
     let ok = match ty {
         Ty::Int => v.is_int(),
         Ty::Str => v.is_string(),
@@ -363,6 +520,11 @@ fn check_value(path: &str, ty: Ty, v: &Dynamic) -> Result<(), String> {
         Ty::IntOrUnit => v.is_int() || v.is_unit(),
         Ty::Target => v.is_int() || v.clone().into_string().is_ok_and(|s| s == "single_hand"),
         Ty::Ints => ints(v),
+        Ty::Cards => strings(v),
+        Ty::Melds => v
+            .clone()
+            .try_cast::<rhai::Array>()
+            .is_some_and(|a| a.iter().all(strings)),
         Ty::RankValues => v.clone().try_cast::<Map>().is_some_and(|m| {
             m.len() == 13
                 && "A23456789TJQK"
@@ -406,6 +568,8 @@ impl Ty {
             Ty::IntOrUnit => "integer or `()`",
             Ty::Target => "integer or `\"single_hand\"`",
             Ty::Ints => "array of integers",
+            Ty::Cards => "array of strings",
+            Ty::Melds => "array of arrays of strings",
             Ty::RankValues => "map rank → integer",
             Ty::Sides => "array of arrays of integers",
             Ty::Map(_) => "map",

@@ -21,6 +21,18 @@ pub(super) fn budget_spent(b: Budget) -> String {
     )
 }
 
+/// The names `type_of` gives the contexts of `point` themselves (not the objects inside).
+fn context_types(point: HookPoint) -> &'static [&'static str] {
+    match point {
+        HookPoint::KnockLimit | HookPoint::ScoreMultiplier => &["DealContext"],
+        HookPoint::MatchLayout => &["LayoutContext"],
+        HookPoint::Seating => &["SeatingContext"],
+        HookPoint::ScoreHand => &["HandContext"],
+        HookPoint::RecordResult => &["RecordContext"],
+        HookPoint::NextDealer => &["DealerContext"],
+    }
+}
+
 /// A script failure in a player's words, with the script and position.
 pub(super) fn describe_eval_error(
     point: HookPoint,
@@ -34,14 +46,24 @@ pub(super) fn describe_eval_error(
         (Some(l), None) => format!("{script}:{l}: "),
         _ => format!("{script}: "),
     };
-    if let Some(name) = objects::missing_field(e) {
+    if let Some((name, of)) = objects::missing_field(e) {
         let context = context_of(point);
-        let what = match did_you_mean(name, context.names_within()) {
-            Some(known) => format!("no field `{name}`; did you mean `{known}`?"),
-            None => format!(
-                "no field `{name}` (the {point} context has: {})",
-                context.names().collect::<Vec<_>>().join(", ")
+        let inner = of.and_then(|t| Some((t, objects::fields_of(t)?)));
+        let (known, has) = match inner {
+            Some((t, fields)) if !context_types(point).contains(&t) => {
+                (fields.clone(), format!("a {t} has: {}", fields.join(", ")))
+            }
+            _ => (
+                context.names_within(),
+                format!(
+                    "the {point} context has: {}",
+                    context.names().collect::<Vec<_>>().join(", ")
+                ),
             ),
+        };
+        let what = match did_you_mean(name, known) {
+            Some(known) => format!("no field `{name}`; did you mean `{known}`?"),
+            None => format!("no field `{name}` ({has})"),
         };
         return format!("{at}{what}");
     }

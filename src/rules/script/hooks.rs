@@ -9,9 +9,9 @@ use std::sync::Arc;
 use rhai::{CallFnOptions, Dynamic, INT, Scope};
 
 use crate::engine::hooks::{
-    DealInfo, DealerInfo, HookError, Hooks, LayoutInfo, MatchLayout, RecordInfo, ScoreEntry,
-    SeatingInfo, TableSeating, check_entries, check_seating, default_entries, default_next_dealer,
-    default_seating,
+    DealInfo, DealerInfo, GameScore, HandInfo, HandScore, HookError, Hooks, LayoutInfo,
+    MAX_HAND_BOXES, MatchLayout, RecordInfo, ScoreEntry, ScorePart, SeatingInfo, TableSeating,
+    check_entries, check_seating, default_entries, default_next_dealer, default_seating,
 };
 use crate::ruleset::Ruleset;
 use crate::seat::{Seat, Side};
@@ -21,7 +21,8 @@ use super::compile::Script;
 use super::decode::{as_array, as_int, as_map, as_seat, field, hook_error};
 use super::failure::{budget_spent, describe_eval_error};
 use super::objects::{
-    DealConstants, DealContext, DealerContext, LayoutContext, Object, RecordContext, SeatingContext,
+    DealConstants, DealContext, DealerContext, HandContext, LayoutContext, Object, RecordContext,
+    SeatingContext,
 };
 use super::observe;
 use super::point::HookPoint;
@@ -46,7 +47,7 @@ pub struct Binding {
 
 /// A variant's hooks, run in the sandbox. Decisions are checked before they are returned.
 pub struct ScriptHooks {
-    bindings: [Option<Binding>; 6],
+    bindings: [Option<Binding>; HookPoint::COUNT],
     ruleset: Arc<Ruleset>,
     /// The fields of every deal context that the ruleset alone decides, built once.
     deal_constants: Arc<DealConstants>,
@@ -68,7 +69,7 @@ impl fmt::Debug for ScriptHooks {
 impl ScriptHooks {
     /// Hooks for `ruleset` with the given bindings (at most one per point; later ones win).
     pub fn new(ruleset: Arc<Ruleset>, bindings: impl IntoIterator<Item = Binding>) -> ScriptHooks {
-        let mut table: [Option<Binding>; 6] = Default::default();
+        let mut table: [Option<Binding>; HookPoint::COUNT] = Default::default();
         for b in bindings {
             let i = b.point.index();
             table[i] = Some(b);
@@ -282,6 +283,88 @@ impl Hooks for ScriptHooks {
         Ok(tables)
     }
 
+    fn score_hand(&self, info: &HandInfo) -> Result<HandScore, HookError> {
+        let point = HookPoint::ScoreHand;
+        let ctx = || HandContext {
+            hand_number: info.hand_number,
+            table: info.table,
+            seating: info.seating,
+            seats: self.ruleset.seats,
+            outcome: info.outcome,
+            knocker: info.knocker,
+            knock_limit: info.knock_limit,
+            upcard: info.upcard,
+            stock: info.stock,
+            turns: info.turns,
+            multiplier: info.default.multiplier,
+            hands: info.hands.get().into(),
+            totals: seat_totals(info.layout, info.games, self.ruleset.seats),
+            sides: info.layout.sides.as_slice().into(),
+            games: info.games.into(),
+            default: info.default.clone(),
+        };
+        let Some(r) = self.call(point, ctx) else {
+            return Ok(info.default.clone());
+        };
+        let v = r?;
+        if v.is_unit() {
+            return Ok(info.default.clone());
+        }
+        let m = as_map(point, "the decision", v)?;
+        let mut score = info.default.clone();
+        for (k, v) in &m {
+            match k.as_str() {
+                "winner" if v.is_unit() => score.winner = None,
+                "winner" => {
+                    score.winner = Some(as_seat(point, "the winner", v, self.ruleset.seats)?)
+                }
+                "parts" => {
+                    score.parts = as_array(point, "the parts", v.clone())?
+                        .into_iter()
+                        .map(|p| score_part(point, p))
+                        .collect::<Result<_, _>>()?;
+                }
+                "multiplier" => {
+                    score.multiplier = as_int(point, "the multiplier", v, 1, 1000)? as u32;
+                }
+                "boxes" => {
+                    score.boxes =
+                        as_int(point, "the boxes", v, 0, i64::from(MAX_HAND_BOXES))? as u32;
+                }
+                "wash" => {}
+                _ => {
+                    return Err(hook_error(
+                        point,
+                        format!(
+                            "the decision has an unknown key `{k}` (keys: winner, parts, multiplier, boxes, wash)"
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(w) = m.get("wash") {
+            let wash = w
+                .as_bool()
+                .map_err(|t| hook_error(point, format!("`wash` must be true or false, not {t}")))?;
+            if wash {
+                score.winner = None;
+                score.parts.clear();
+                if !m.contains_key("boxes") {
+                    score.boxes = 0;
+                }
+            } else if m.get("winner").is_some_and(Dynamic::is_unit) {
+                return Err(hook_error(
+                    point,
+                    "`wash: false` with no winner (`winner: ()`): name the seat that scores",
+                ));
+            }
+        }
+        if score.winner.is_none() && !m.contains_key("boxes") {
+            score.boxes = 0;
+        }
+        Ok(score)
+    }
+
     fn record_result(&self, info: &RecordInfo) -> Result<Vec<ScoreEntry>, HookError> {
         let point = HookPoint::RecordResult;
         let ctx = || RecordContext {
@@ -305,10 +388,15 @@ impl Hooks for ScriptHooks {
                 let game = int("game", "an entry's game", 255)?;
                 let side = int("side", "an entry's side", 255)?;
                 let points = int("points", "an entry's points", 1_000_000)?;
+                let boxes = match m.get("boxes") {
+                    Some(b) => as_int(point, "an entry's boxes", b, 0, i64::from(MAX_HAND_BOXES))?,
+                    None => i64::from(points > 0),
+                };
                 Ok(ScoreEntry {
                     game: game as u8,
                     side: Side::new(side as u8),
                     points: points as u32,
+                    boxes: boxes as u32,
                 })
             })
             .collect::<Result<Vec<_>, HookError>>()?;
@@ -333,4 +421,48 @@ impl Hooks for ScriptHooks {
         };
         as_seat(point, "the next dealer", &r?, info.seats)
     }
+}
+
+/// A part of a hand's score as a script wrote it: `[name, points]` or `#{name, points}`.
+fn score_part(point: HookPoint, v: Dynamic) -> Result<ScorePart, HookError> {
+    let (name, points) = if v.is_array() {
+        let a = as_array(point, "a part", v)?;
+        let [name, points] = a.as_slice() else {
+            return Err(hook_error(
+                point,
+                format!(
+                    "a part is `[name, points]`, but this one has {} items",
+                    a.len()
+                ),
+            ));
+        };
+        (name.clone(), points.clone())
+    } else {
+        let m = as_map(point, "a part (`[name, points]` or `#{name, points}`)", v)?;
+        (
+            field(point, "a part", &m, "name")?.clone(),
+            field(point, "a part", &m, "points")?.clone(),
+        )
+    };
+    let t = name.type_name();
+    let name = name
+        .into_string()
+        .map_err(|_| hook_error(point, format!("a part's name must be a string, not {t}")))?;
+    let limit = crate::engine::hooks::MAX_HAND_POINTS;
+    let points = as_int(point, "a part's points", &points, -limit, limit)?;
+    Ok(ScorePart::new(name, points))
+}
+
+/// Each seat's side's total over the games, before this hand.
+fn seat_totals(layout: &MatchLayout, games: &[GameScore], seats: u8) -> Vec<i64> {
+    Seat::all(seats)
+        .map(|s| {
+            layout.side_of(s).map_or(0, |side| {
+                games
+                    .iter()
+                    .filter_map(|g| g.points.get(side.index()))
+                    .fold(0i64, |a, &p| a.saturating_add(p))
+            })
+        })
+        .collect()
 }

@@ -13,9 +13,12 @@ use std::sync::{Arc, LazyLock};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, Position};
 
 use crate::cards::{Card, Rank};
-use crate::engine::hooks::{GameScore, MatchLayout, ScoreEntry, TableResult, TableSeating};
+use crate::engine::hooks::{
+    GameScore, HandOutcome, HandScore, MatchLayout, ScoreEntry, ScorePart, SeatHand, TableResult,
+    TableSeating,
+};
 use crate::ruleset::{NextDealer, Ruleset, Target};
-use crate::seat::{BySeat, Seat};
+use crate::seat::{BySeat, Seat, TableNo};
 
 /// Each property of an object, with how it is read.
 pub(crate) type Fields<T> = &'static [(&'static str, fn(&T) -> Dynamic)];
@@ -70,7 +73,7 @@ fn register<T: Object>(engine: &mut Engine) {
             match T::FIELDS.iter().find(|(n, _)| *n == name.as_str()) {
                 Some((_, read)) => Ok(read(o)),
                 None => Err(EvalAltResult::ErrorIndexingType(
-                    format!("{NO_FIELD}{name}"),
+                    format!("{NO_FIELD}{name}{OF}{}", T::NAME),
                     Position::NONE,
                 )
                 .into()),
@@ -90,11 +93,15 @@ fn register<T: Object>(engine: &mut Engine) {
 /// the name, rather than this.)
 const NO_FIELD: &str = "no field: ";
 
+/// What separates the field from the object's type in that error.
+const OF: &str = " of ";
+
 /// The names `type_of` gives the objects.
-const NAMES: [&str; 7] = [
+const NAMES: [&str; 8] = [
     DealContext::NAME,
     LayoutContext::NAME,
     SeatingContext::NAME,
+    HandContext::NAME,
     RecordContext::NAME,
     DealerContext::NAME,
     Game::NAME,
@@ -102,21 +109,42 @@ const NAMES: [&str; 7] = [
 ];
 
 /// The field a failed read named, when the script read a field that a context (or a map or object
-/// in it) does not have.
-pub(super) fn missing_field(e: &EvalAltResult) -> Option<&str> {
+/// in it) does not have, and the type of the object read when it was one of ours.
+pub(super) fn missing_field(e: &EvalAltResult) -> Option<(&str, Option<&'static str>)> {
+    let ours = |of: &str| NAMES.iter().copied().find(|t| *t == of);
     match e {
-        EvalAltResult::ErrorPropertyNotFound(name, _) => Some(name),
-        EvalAltResult::ErrorIndexingType(text, _) => text.strip_prefix(NO_FIELD),
+        EvalAltResult::ErrorPropertyNotFound(name, _) => Some((name, None)),
+        EvalAltResult::ErrorIndexingType(text, _) => {
+            let (name, of) = text.strip_prefix(NO_FIELD)?.split_once(OF)?;
+            Some((name, ours(of)))
+        }
         EvalAltResult::ErrorDotExpr(text, _) => {
             let (name, rest) = text.strip_prefix("Unknown property '")?.split_once('\'')?;
-            let of = rest.strip_prefix(" - a getter is not registered for type '")?;
-            NAMES
-                .iter()
-                .any(|t| of.strip_prefix(t) == Some("'"))
-                .then_some(name)
+            let of = rest
+                .strip_prefix(" - a getter is not registered for type '")?
+                .strip_suffix('\'')?;
+            Some((name, Some(ours(of)?)))
         }
         _ => None,
     }
+}
+
+/// The properties of the object type named `name` (as `type_of` says it).
+pub(super) fn fields_of(name: &str) -> Option<Vec<&'static str>> {
+    fn names<T: Object>() -> Vec<&'static str> {
+        T::FIELDS.iter().map(|(n, _)| *n).collect()
+    }
+    Some(match name {
+        DealContext::NAME => names::<DealContext>(),
+        LayoutContext::NAME => names::<LayoutContext>(),
+        SeatingContext::NAME => names::<SeatingContext>(),
+        HandContext::NAME => names::<HandContext>(),
+        RecordContext::NAME => names::<RecordContext>(),
+        DealerContext::NAME => names::<DealerContext>(),
+        Game::NAME => names::<Game>(),
+        ResultOf::NAME => names::<ResultOf>(),
+        _ => return None,
+    })
 }
 
 /// Registers every context type, `ctx.open_games(side, new)` and `entries(games, side, points)`.
@@ -124,6 +152,7 @@ pub(super) fn register_all(engine: &mut Engine) {
     register::<DealContext>(engine);
     register::<LayoutContext>(engine);
     register::<SeatingContext>(engine);
+    register::<HandContext>(engine);
     register::<RecordContext>(engine);
     register::<DealerContext>(engine);
     register::<Game>(engine);
@@ -159,7 +188,7 @@ fn target(t: Target) -> Dynamic {
 /// The words contexts hold, made once.
 struct Words {
     single_hand: ImmutableString,
-    outcomes: [ImmutableString; 5],
+    outcomes: [ImmutableString; 6],
     rules: [ImmutableString; 4],
     /// `upcard`, `upcard_rank`, `upcard_suit` of every card (index: [`Card::bit`]).
     cards: Vec<[ImmutableString; 3]>,
@@ -169,7 +198,8 @@ static WORDS: LazyLock<Words> = LazyLock::new(|| {
     use crate::engine::hooks::HandOutcome as O;
     Words {
         single_hand: "single_hand".into(),
-        outcomes: [O::Gin, O::BigGin, O::Knock, O::Undercut, O::Dead].map(|o| o.as_str().into()),
+        outcomes: [O::Gin, O::BigGin, O::Knock, O::Undercut, O::Wash, O::Dead]
+            .map(|o| o.as_str().into()),
         rules: [
             NextDealer::Loser,
             NextDealer::Winner,
@@ -206,7 +236,8 @@ fn outcome_word(o: crate::engine::hooks::HandOutcome) -> Dynamic {
         O::BigGin => 1,
         O::Knock => 2,
         O::Undercut => 3,
-        O::Dead => 4,
+        O::Wash => 4,
+        O::Dead => 5,
     };
     shared(&WORDS.outcomes[i])
 }
@@ -363,18 +394,7 @@ impl Object for RecordContext {
         ("hand_number", |c| int(c.hand_number)),
         ("target", |c| target(c.target)),
         ("sides", |c| sides(&c.sides)),
-        ("games", |c| {
-            Dynamic::from_array(
-                (0..c.games.len())
-                    .map(|i| {
-                        Dynamic::from(Game {
-                            games: c.games.clone(),
-                            i,
-                        })
-                    })
-                    .collect(),
-            )
-        }),
+        ("games", |c| games(&c.games)),
         ("results", |c| results(&c.results, &c.sides)),
         ("default", |c| {
             Dynamic::from_array(c.default.iter().map(entry_map).collect())
@@ -434,8 +454,25 @@ fn entry(game: Dynamic, side: Dynamic, points: Dynamic) -> Dynamic {
     Dynamic::from_map(m)
 }
 
+fn games(games: &Arc<[GameScore]>) -> Dynamic {
+    Dynamic::from_array(
+        (0..games.len())
+            .map(|i| {
+                Dynamic::from(Game {
+                    games: games.clone(),
+                    i,
+                })
+            })
+            .collect(),
+    )
+}
+
 fn entry_map(e: &ScoreEntry) -> Dynamic {
-    entry(int(e.game), int(e.side), int(e.points))
+    let mut m = entry(int(e.game), int(e.side), int(e.points));
+    if let Some(mut map) = m.write_lock::<Map>() {
+        map.insert("boxes".into(), int(e.boxes));
+    }
+    m
 }
 
 fn results(all: &Arc<[TableResult]>, sides: &Arc<[Vec<Seat>]>) -> Dynamic {
@@ -503,6 +540,15 @@ impl Object for Game {
                 Dynamic::from_array(g.hands_won.iter().map(|&h| int(h)).collect())
             })
         }),
+        ("boxes", |g| {
+            g.get().map_or(Dynamic::UNIT, |g| {
+                Dynamic::from_array(
+                    (0..g.points.len())
+                        .map(|s| int(g.boxes.get(s).copied().unwrap_or(0)))
+                        .collect(),
+                )
+            })
+        }),
         ("closed", |g| {
             g.get()
                 .map_or(Dynamic::UNIT, |g| Dynamic::from_bool(g.closed))
@@ -544,5 +590,113 @@ impl Object for ResultOf {
         }),
         ("points", |r| r.read(|r| int(r.points))),
         ("multiplier", |r| r.read(|r| int(r.multiplier))),
+        ("parts", |r| r.read(|r| parts(&r.parts))),
+        ("boxes", |r| r.read(|r| int(r.boxes))),
     ];
+}
+
+/// Parts as maps `#{name, points}` (a multiplier part as the points it added).
+fn parts(parts: &[ScorePart]) -> Dynamic {
+    Dynamic::from_array(
+        parts
+            .iter()
+            .map(|p| {
+                let mut m = Map::new();
+                m.insert("name".into(), Dynamic::from(p.name.clone()));
+                m.insert("points".into(), int(p.points));
+                m.into()
+            })
+            .collect(),
+    )
+}
+
+fn cards(cards: &[Card]) -> Dynamic {
+    Dynamic::from_array(cards.iter().map(|&c| card_word(c, 0)).collect())
+}
+
+/// The context of `score_hand`: the facts of the hand that just ended at one table.
+#[derive(Clone)]
+pub(super) struct HandContext {
+    pub hand_number: u32,
+    pub table: TableNo,
+    pub seating: TableSeating,
+    pub seats: u8,
+    pub outcome: HandOutcome,
+    pub knocker: Option<Seat>,
+    pub knock_limit: Option<u8>,
+    pub upcard: Card,
+    pub stock: u32,
+    pub turns: u32,
+    pub multiplier: u32,
+    pub hands: Arc<[SeatHand]>,
+    pub totals: Vec<i64>,
+    pub sides: Arc<[Vec<Seat>]>,
+    pub games: Arc<[GameScore]>,
+    pub default: HandScore,
+}
+
+impl Object for HandContext {
+    const NAME: &'static str = "HandContext";
+    const FIELDS: Fields<Self> = &[
+        ("hand_number", |c| int(c.hand_number)),
+        ("table", |c| int(c.table)),
+        ("dealer", |c| int(c.seating.dealer)),
+        ("players", |c| seats(&c.seating.players)),
+        ("seats", |c| int(c.seats)),
+        ("outcome", |c| outcome_word(c.outcome)),
+        ("knocker", |c| c.knocker.map_or(Dynamic::UNIT, int)),
+        ("knock_limit", |c| c.knock_limit.map_or(Dynamic::UNIT, int)),
+        ("upcard", |c| card_word(c.upcard, 0)),
+        ("stock", |c| int(c.stock)),
+        ("turns", |c| int(c.turns)),
+        ("multiplier", |c| int(c.multiplier)),
+        ("hands", |c| {
+            Dynamic::from_array(c.hands.iter().map(seat_hand).collect())
+        }),
+        ("totals", |c| {
+            Dynamic::from_array(c.totals.iter().map(|&t| int(t)).collect())
+        }),
+        ("sides", |c| sides(&c.sides)),
+        ("games", |c| games(&c.games)),
+        ("default", |c| score_map(&c.default)),
+    ];
+}
+
+fn seat_hand(h: &SeatHand) -> Dynamic {
+    let mut m = Map::new();
+    m.insert("seat".into(), int(h.seat));
+    m.insert("playing".into(), Dynamic::from_bool(h.playing));
+    m.insert(
+        "melds".into(),
+        Dynamic::from_array(h.melds.iter().map(|m| cards(m)).collect()),
+    );
+    m.insert("deadwood_cards".into(), cards(&h.deadwood_cards));
+    m.insert("deadwood_before".into(), int(h.deadwood_before));
+    m.insert("deadwood".into(), int(h.deadwood));
+    m.insert(
+        "laid_off".into(),
+        Dynamic::from_array(
+            h.laid_off
+                .iter()
+                .map(|l| {
+                    let mut m = Map::new();
+                    m.insert("card".into(), card_word(l.card, 0));
+                    m.insert("onto".into(), int(l.onto as i64));
+                    m.into()
+                })
+                .collect(),
+        ),
+    );
+    m.into()
+}
+
+/// A hand's score in the shape of `score_hand`'s decision.
+pub(super) fn score_map(s: &HandScore) -> Dynamic {
+    let mut m = Map::new();
+    m.insert("winner".into(), s.winner.map_or(Dynamic::UNIT, int));
+    m.insert("parts".into(), parts(&s.parts));
+    m.insert("multiplier".into(), int(s.multiplier));
+    m.insert("boxes".into(), int(s.boxes));
+    m.insert("wash".into(), Dynamic::from_bool(s.winner.is_none()));
+    m.into()
 }

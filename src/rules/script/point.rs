@@ -14,6 +14,8 @@ pub enum HookPoint {
     MatchLayout,
     /// Tables and who sits out, before each deal.
     Seating,
+    /// How a hand is scored, when it ends.
+    ScoreHand,
     /// How a deal's results enter the match.
     RecordResult,
     /// The next dealer.
@@ -21,11 +23,15 @@ pub enum HookPoint {
 }
 
 impl HookPoint {
-    pub const ALL: [HookPoint; 6] = [
+    /// How many hook points there are.
+    pub const COUNT: usize = 7;
+
+    pub const ALL: [HookPoint; HookPoint::COUNT] = [
         HookPoint::KnockLimit,
         HookPoint::ScoreMultiplier,
         HookPoint::MatchLayout,
         HookPoint::Seating,
+        HookPoint::ScoreHand,
         HookPoint::RecordResult,
         HookPoint::NextDealer,
     ];
@@ -37,6 +43,7 @@ impl HookPoint {
             HookPoint::ScoreMultiplier => "score_multiplier",
             HookPoint::MatchLayout => "match_layout",
             HookPoint::Seating => "seating",
+            HookPoint::ScoreHand => "score_hand",
             HookPoint::RecordResult => "record_result",
             HookPoint::NextDealer => "next_dealer",
         }
