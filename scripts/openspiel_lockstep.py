@@ -329,17 +329,33 @@ class Hand:
                 self.gr_move(seat)
             else:
                 self.os_move(seat)
+        over = self.event("hand_over")
+        self.os_defender_shows(over)
         if not self.os.is_terminal():
             raise Disagreement("gin-rules' hand is over, OpenSpiel's is not")
-        over = self.event("hand_over")
         points = over["points"]
         returns = self.os.returns()
+        mismatch = None
         if abs(returns[0] - (points[0] - points[1])) > 1e-9:
-            raise Disagreement(
+            mismatch = (
                 f"points: gin-rules {points} ({over['outcome']}, deadwood {over.get('deadwood')}), "
                 f"OpenSpiel returns {returns}"
             )
-        return over
+        return over, returns, mismatch
+
+    def os_defender_shows(self, over):
+        """After gin OpenSpiel still has the defender lay its melds (and pass), where gin-rules
+        arranges them itself and ends the hand: play those moves in OpenSpiel alone."""
+        if self.os.is_terminal() or self.knock is None or OsView(self.os).phase != "Layoff":
+            return
+        seat = self.os.current_player()
+        if seat != self.gr_seat:
+            while not self.os.is_terminal():
+                self.os_apply(self.bot_action())
+            return
+        for m in over["melds"][seat]:
+            self.os_apply(self.melds.action(m))
+        self.os_apply(PASS)
 
     def gr_move(self, seat):
         status, sug = self.server.post(
@@ -350,7 +366,7 @@ class Hand:
         action = sug["action"]
         phase = self.snap["views"][seat]["phase"]
         t = action["type"]
-        snap = self.gr_step(action)
+        self.gr_step(action)
         if t == "take_upcard":
             self.os_apply(DRAW_UPCARD)
         elif t == "pass":
@@ -380,7 +396,6 @@ class Hand:
             self.os_apply(PASS)
         else:
             raise Disagreement(f"gin-rules bot played {json.dumps(action)}, which OpenSpiel has no move for")
-        del snap
 
     def os_lay_off(self, cards):
         left = list(cards)
@@ -454,16 +469,6 @@ class Hand:
             raise Disagreement(f"OpenSpiel's phase {view.phase} has no gin-rules counterpart")
 
 
-def wilson(k, n, z=1.96):
-    if n == 0:
-        return (float("nan"), float("nan"))
-    p = k / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (centre - half, centre + half)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hands", type=int, default=200, help="hands to play (each deck is played twice)")
@@ -494,8 +499,9 @@ def run(args, server):
     melds = MeldTable(game)
     rng = random.Random(args.seed)
     cards = [r + s for s in "CDHS" for r in RANKS]
-    results = []  # (deck no, gr seat, gr points, os points, outcome, winner side)
-    disagreements = []
+    results = []  # one Result a hand that both engines played to its end
+    broken = []  # hands one engine could not go on with
+    mismatched = []  # hands played to the end whose points differ
     started = time.time()
     n = 0
     deck_no = 0
@@ -509,67 +515,105 @@ def run(args, server):
             hand = None
             try:
                 hand = Hand(server, game, melds, deck, gr_seat, args.level)
-                over = hand.play()
+                over, returns, mismatch = hand.play()
             except Disagreement as e:
-                disagreements.append((deck_no, gr_seat, str(e), hand.moves if hand else []))
-                print(
-                    f"DISAGREEMENT deck {deck_no} (gin-rules bot seat {gr_seat}): {e}\n"
-                    f"  deck: {' '.join(deck)}\n  moves: {json.dumps(hand.moves if hand else [])}",
-                    flush=True,
-                )
+                broken.append(deck_no)
+                show_disagreement(deck_no, gr_seat, deck, str(e), hand)
                 continue
+            if mismatch:
+                mismatched.append(deck_no)
+                show_disagreement(deck_no, gr_seat, deck, mismatch, hand)
             pts = over["points"]
-            gr, op = pts[gr_seat], pts[1 - gr_seat]
-            results.append((deck_no, gr_seat, gr, op, over["outcome"], over.get("winner")))
+            results.append(
+                {
+                    "gr": pts[gr_seat] - pts[1 - gr_seat],
+                    "os": returns[gr_seat],
+                    "outcome": over["outcome"],
+                    "winner": None if over["outcome"] == "dead" else ("gin-rules" if over["winner"] == gr_seat else "OpenSpiel"),
+                }
+            )
             if not args.quiet and n % 100 == 0:
                 print(f"{n} hands, {time.time() - started:.0f} s", file=sys.stderr, flush=True)
         deck_no += 1
-    report(args, results, disagreements, time.time() - started)
+    report(args, results, broken, mismatched, time.time() - started)
 
 
-def report(args, results, disagreements, seconds):
-    hands = len(results)
-    net = [gr - op for _, _, gr, op, _, _ in results]
-    gr_wins = sum(1 for _, _, gr, op, _, _ in results if gr > op or (gr == op and gr == 0 and False))
-    winners = [w for *_, w in results]
-    gr_hand_wins = sum(1 for (_, seat, _, _, o, w) in results if o != "dead" and w == seat)
-    os_hand_wins = sum(1 for (_, seat, _, _, o, w) in results if o != "dead" and w == 1 - seat)
-    dead = sum(1 for r in results if r[4] == "dead")
-    del gr_wins, winners
-    mean = sum(net) / hands if hands else float("nan")
-    var = sum((x - mean) ** 2 for x in net) / (hands - 1) if hands > 1 else float("nan")
-    se = math.sqrt(var / hands) if hands > 1 else float("nan")
-    # Matches to the target over the hands in the order played.
-    m_gr = m_os = 0
+def show_disagreement(deck_no, gr_seat, deck, what, hand):
+    moves = hand.moves if hand else []
+    print(
+        f"DISAGREEMENT deck {deck_no} (gin-rules bot in seat {gr_seat}, seat 1 deals): {what}\n"
+        f"  deck: {' '.join(deck)}\n  moves: {json.dumps(moves)}",
+        flush=True,
+    )
+
+
+def mean_se(xs):
+    n = len(xs)
+    if n < 2:
+        return float("nan"), float("nan")
+    m = sum(xs) / n
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return m, math.sqrt(var / n)
+
+
+def matches(net, target):
+    """Consecutive hands added up into matches to `target`: (won by gin-rules, played)."""
+    won = played = 0
     a = b = 0
-    for _, _, gr, op, _, _ in results:
-        a += gr
-        b += op
-        if a >= args.target or b >= args.target:
-            if a > b:
-                m_gr += 1
-            else:
-                m_os += 1
+    for x in net:
+        a += max(x, 0)
+        b += max(-x, 0)
+        if a >= target or b >= target:
+            played += 1
+            won += a > b
             a = b = 0
-    matches = m_gr + m_os
-    lo, hi = wilson(m_gr, matches)
-    hlo, hhi = wilson(gr_hand_wins, hands)
+    return won, played
+
+
+def wilson(k, n, z=1.96):
+    if n == 0:
+        return float("nan"), float("nan")
+    p = k / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return centre - half, centre + half
+
+
+def report(args, results, broken, mismatched, seconds):
+    hands = len(results)
+    played = hands + len(broken)
+    print(f"\ngin-rules `{args.level}` against OpenSpiel's SimpleGinRummyBot, {played} hands, seed {args.seed}\n")
+    print("| figure | value |\n|---|---|")
+    print(f"| hands played to the end in both engines | {hands} of {played} |")
+    print(f"| disagreements: a hand one engine could not go on with | {len(broken)} |")
+    print(f"| disagreements: points differ at the end | {len(mismatched)} |")
+    if not hands:
+        return
+    wins = {w: sum(1 for r in results if r["winner"] == w) for w in ("gin-rules", "OpenSpiel", None)}
+    lo, hi = wilson(wins["gin-rules"], hands)
+    print(
+        f"| hands won: gin-rules / OpenSpiel / dead | {wins['gin-rules']} / {wins['OpenSpiel']} / {wins[None]} "
+        f"(gin-rules {wins['gin-rules'] / hands:.1%}, 95 % [{lo:.1%}, {hi:.1%}]) |"
+    )
+    for scoring in ("gr", "os"):
+        net = [r[scoring] for r in results]
+        m, se = mean_se(net)
+        won, n = matches(net, args.target)
+        lo, hi = wilson(won, n)
+        name = "gin-rules' scoring" if scoring == "gr" else "OpenSpiel's returns"
+        print(f"| points a hand, gin-rules bot, {name} | {m:+.2f} ± {se:.2f} (s.e.) |")
+        if n:
+            print(
+                f"| matches to {args.target} won by gin-rules, {name} | {won} of {n}: "
+                f"{won / n:.1%} (95 % [{lo:.1%}, {hi:.1%}]) |"
+            )
     outcomes = {}
     for r in results:
-        key = ("gin-rules " if r[5] == r[1] else "OpenSpiel ") + r[4] if r[4] != "dead" else "dead"
+        key = r["outcome"] if r["winner"] is None else f"{r['winner']} {r['outcome']}"
         outcomes[key] = outcomes.get(key, 0) + 1
-    print(f"\ngin-rules `{args.level}` against OpenSpiel's SimpleGinRummyBot, seed {args.seed}")
-    print(f"| figure | value |\n|---|---|")
-    print(f"| hands played in agreement | {hands} (of {hands + len(disagreements)}) |")
-    print(f"| disagreements | {len(disagreements)} |")
-    print(f"| hands won: gin-rules / OpenSpiel / dead | {gr_hand_wins} / {os_hand_wins} / {dead} |")
-    print(f"| gin-rules hand wins (Wilson 95 %) | {gr_hand_wins / hands:.3f} [{hlo:.3f}, {hhi:.3f}] |" if hands else "")
-    print(f"| points a hand for gin-rules (± s.e.) | {mean:+.2f} ± {se:.2f} |")
-    print(f"| matches to {args.target}: gin-rules / OpenSpiel | {m_gr} / {m_os} |")
-    if matches:
-        print(f"| gin-rules match wins (Wilson 95 %) | {m_gr / matches:.3f} [{lo:.3f}, {hi:.3f}] |")
     print(f"| outcomes | {', '.join(f'{k} {v}' for k, v in sorted(outcomes.items()))} |")
-    print(f"| wall time | {seconds:.0f} s ({seconds / max(1, hands + len(disagreements)):.2f} s a hand) |")
+    print(f"| wall time | {seconds:.0f} s ({seconds / played:.2f} s a hand) |")
 
 
 if __name__ == "__main__":
