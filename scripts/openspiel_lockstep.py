@@ -31,7 +31,6 @@ import argparse
 import http.client
 import json
 import math
-import os
 import random
 import subprocess
 import sys
@@ -172,7 +171,7 @@ class OsView:
         self.hands = grids
 
 
-def os_canonical(state, melds):
+def os_canonical(state):
     """OpenSpiel's legal actions as the shared vocabulary of the two engines."""
     view = OsView(state)
     legal = state.legal_actions()
@@ -213,17 +212,14 @@ def gr_canonical(snapshot):
             out.add(("discard", a["card"]))
         elif t in ("knock", "gin"):
             out.add(("out", a["discard"]))
-        elif t == "lay_off":
-            if len(a["cards"]) == 1:
-                out.add(("lay_off", a["cards"][0]["card"]))
     return view, out
 
 
-def compare(snapshot, os_state, melds, layable):
+def compare(snapshot, os_state, layable):
     """Raise Disagreement naming every difference at a decision point."""
     problems = []
     gview, gset = gr_canonical(snapshot)
-    oview, oset = os_canonical(os_state, melds)
+    oview, oset = os_canonical(os_state)
     seat = snapshot["to_act"][0]
     if os_state.current_player() != seat:
         problems.append(f"to act: gin-rules seat {seat}, OpenSpiel player {os_state.current_player()}")
@@ -280,6 +276,11 @@ class Hand:
         self.snap = snap
 
     def os_apply(self, action):
+        if action not in self.os.legal_actions():
+            raise Disagreement(
+                f"OpenSpiel refuses {self.os.action_to_string(self.os.current_player(), action)} "
+                f"(legal: {[self.os.action_to_string(self.os.current_player(), a) for a in self.os.legal_actions()]})"
+            )
         self.os.apply_action(action)
         if self.os.is_chance_node():
             self.os.apply_action(card_to_os(self.deck[self.next_stock]))
@@ -323,7 +324,7 @@ class Hand:
             if self.os.is_terminal():
                 raise Disagreement("OpenSpiel's hand is over, gin-rules' is not")
             layable = self.gr_layable() if self.phase() == "lay_off" else set()
-            compare(self.snap, self.os, self.melds, layable)
+            compare(self.snap, self.os, layable)
             seat = self.snap["to_act"][0]
             if seat == self.gr_seat:
                 self.gr_move(seat)
