@@ -518,11 +518,12 @@ def run(args, server):
                 hand = Hand(server, game, melds, deck, gr_seat, args.level)
                 over, returns, mismatch = hand.play()
             except Disagreement as e:
-                broken.append(deck_no)
+                broken.append(str(e).split(":")[0])
                 show_disagreement(deck_no, gr_seat, deck, str(e), hand)
                 continue
             if mismatch:
-                mismatched.append(deck_no)
+                who = "gin-rules" if over["winner"] == gr_seat else "OpenSpiel"
+                mismatched.append(f"points differ after a {over['outcome']} by {who}")
                 show_disagreement(deck_no, gr_seat, deck, mismatch, hand)
             pts = over["points"]
             results.append(
@@ -589,6 +590,8 @@ def report(args, results, broken, mismatched, seconds):
     print(f"| hands played to the end in both engines | {hands} of {played} |")
     print(f"| disagreements: a hand one engine could not go on with | {len(broken)} |")
     print(f"| disagreements: points differ at the end | {len(mismatched)} |")
+    for kind in sorted(set(broken + mismatched)):
+        print(f"| - {kind} | {(broken + mismatched).count(kind)} |")
     if not hands:
         return
     wins = {w: sum(1 for r in results if r["winner"] == w) for w in ("gin-rules", "OpenSpiel", None)}
