@@ -32,6 +32,7 @@ import http.client
 import json
 import math
 import random
+import socket
 import subprocess
 import sys
 import time
@@ -46,7 +47,6 @@ RULESET_YAML = (HERE / "openspiel-gin.yaml").read_text()
 RANKS = "A23456789TJQK"
 OS_SUITS = "SCDH"  # OpenSpiel's card = suit * 13 + rank, suits in this order
 DRAW_UPCARD, DRAW_STOCK, PASS, KNOCK, MELD_BASE = 52, 53, 54, 55, 56
-HAND_SIZE = 10
 
 
 def card_to_os(card):
@@ -72,24 +72,20 @@ class Server:
         self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
 
     def post(self, path, body):
+        """POST a JSON body: (status, answer). A dropped keep-alive connection is opened again once."""
         data = json.dumps(body)
-        for attempt in range(3):
-            try:
-                self.conn.request("POST", path, data, {"Content-Type": "application/json"})
-                resp = self.conn.getresponse()
-                answer = json.loads(resp.read())
-                return resp.status, answer
-            except (http.client.HTTPException, ConnectionError):
-                self.conn.close()
-                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
-                if attempt == 2:
-                    raise
-        raise RuntimeError("unreachable")
+        try:
+            self.conn.request("POST", path, data, {"Content-Type": "application/json"})
+            resp = self.conn.getresponse()
+        except (http.client.HTTPException, ConnectionError):
+            self.conn.close()
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
+            self.conn.request("POST", path, data, {"Content-Type": "application/json"})
+            resp = self.conn.getresponse()
+        return resp.status, json.loads(resp.read())
 
 
 def start_server(binary):
-    import socket
-
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -126,7 +122,10 @@ class MeldTable:
             self.cards_of[a] = cards
 
     def action(self, meld):
-        return self.by_cards[frozenset(meld)]
+        cards = frozenset(meld)
+        if cards not in self.by_cards:
+            raise Disagreement(f"OpenSpiel has no meld {sorted(cards)}")
+        return self.by_cards[cards]
 
 
 class OsView:
@@ -143,7 +142,7 @@ class OsView:
         player = None
         in_grid = False
         for line in text.splitlines():
-            if line.startswith("Player0:") or line.startswith("Player1:"):
+            if line.startswith(("Player0:", "Player1:")):
                 player = int(line[6])
             elif line.startswith("Layed melds:") and player is not None:
                 for meld in line.split(":", 1)[1].split():
@@ -307,7 +306,9 @@ class Hand:
         for card in self.snap["views"][seat]["hand"]:
             for onto in range(len(self.knock["melds"])):
                 action = {"seat": seat, "type": "lay_off", "cards": [{"card": card, "onto": onto}]}
-                status, _ = self.server.post("/v1/games/step", {"state": self.snap["state"], "action": action})
+                status, _ = self.server.post(
+                    "/v1/games/step", {"state": self.snap["state"], "action": action}
+                )
                 if status == 200:
                     out.add(card)
                     break
@@ -422,7 +423,11 @@ class Hand:
         if view.phase in ("FirstUpcard", "Draw"):
             self.os_apply(a)
             if a == DRAW_UPCARD:
-                t = {"type": "take_upcard"} if view.phase == "FirstUpcard" else {"type": "draw", "from": "discard"}
+                t = (
+                    {"type": "take_upcard"}
+                    if view.phase == "FirstUpcard"
+                    else {"type": "draw", "from": "discard"}
+                )
             elif a == DRAW_STOCK:
                 t = {"type": "draw", "from": "stock"}
             else:
@@ -531,7 +536,9 @@ def run(args, server):
                     "gr": pts[gr_seat] - pts[1 - gr_seat],
                     "os": returns[gr_seat],
                     "outcome": over["outcome"],
-                    "winner": None if over["outcome"] == "dead" else ("gin-rules" if over["winner"] == gr_seat else "OpenSpiel"),
+                    "winner": None
+                    if over["outcome"] == "dead"
+                    else ("gin-rules" if over["winner"] == gr_seat else "OpenSpiel"),
                 }
             )
             if not args.quiet and n % 100 == 0:
@@ -585,7 +592,9 @@ def wilson(k, n, z=1.96):
 def report(args, results, broken, mismatched, seconds):
     hands = len(results)
     played = hands + len(broken)
-    print(f"\ngin-rules `{args.level}` against OpenSpiel's SimpleGinRummyBot, {played} hands, seed {args.seed}\n")
+    print(
+        f"\ngin-rules `{args.level}` against OpenSpiel's SimpleGinRummyBot, {played} hands, seed {args.seed}\n"
+    )
     print("| figure | value |\n|---|---|")
     print(f"| hands played to the end in both engines | {hands} of {played} |")
     print(f"| disagreements: a hand one engine could not go on with | {len(broken)} |")
