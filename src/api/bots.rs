@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 
 use crate::bot::{self, Decision, Level};
 use crate::engine::{Game, StepError};
+use crate::rules::script::time_left;
 use crate::seat::Seat;
 
 use super::answer::{SeatAnswer, for_one_seat, to_json};
@@ -66,14 +67,34 @@ pub fn bot_seat(seat: Seat) -> ApiError {
 }
 
 /// Plays the bot seats of `game` (see [`bot::play_bots`]), appending their actions to `events`.
+/// Their decisions count against the request's CPU budget with its hooks: they decide at their
+/// level while half of it is left ([`WithinBudget`]), then at `basic`.
 pub fn play_bots(game: &mut Game, events: &mut Vec<crate::engine::Event>) -> Result<(), ApiError> {
-    bot::play_bots(game, events).map(drop).map_err(|e| match e {
+    let played = bot::play_bots(game, events, &mut WithinBudget).map_err(|e| match e {
         StepError::Illegal(e) => {
             tracing::error!(error = %e, "a bot chose an action the engine refuses");
             ApiError::Internal(format!("a bot chose an action the engine refuses: {e}"))
         }
         e => ApiError::from_step(e, Vec::new),
-    })
+    })?;
+    if played.hurried > 0 {
+        tracing::debug!(
+            actions = played.actions,
+            hurried = played.hurried,
+            "the bots ran out of their share of the CPU budget and played on at basic"
+        );
+    }
+    Ok(())
+}
+
+/// The bots of a request think at their level while at least half its CPU budget is left: the
+/// other half is for the cheap decisions after that, the hooks that end the hand and the answer.
+pub struct WithinBudget;
+
+impl bot::Pace for WithinBudget {
+    fn think(&mut self) -> bool {
+        time_left().is_none_or(|(left, budget)| left > budget.time / 2)
+    }
 }
 
 /// A request for a bot's suggestion.

@@ -284,6 +284,7 @@ pub(crate) fn deal_table(
         knock_limit,
         multiplier,
         reshuffles: 0,
+        turns: 0,
         phase,
     };
     Ok((table, event))

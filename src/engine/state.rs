@@ -88,6 +88,9 @@ pub struct Table {
     /// How often the discard pile became the stock in this hand.
     #[serde(default)]
     pub reshuffles: u32,
+    /// Turns (draws, the upcard taken included) played in this hand.
+    #[serde(default)]
+    pub turns: u32,
     /// Where this table's hand stands.
     pub phase: Phase,
 }

@@ -446,6 +446,7 @@ fn commit(
             table.discard.pop();
             table.hands[r].insert(card);
             table.taken[r].insert(card);
+            table.turns = table.turns.saturating_add(1);
             events.push(Event::TookUpcard {
                 table: t,
                 seat,
@@ -475,6 +476,7 @@ fn commit(
                 }
             };
             table.hands[r].insert(card);
+            table.turns = table.turns.saturating_add(1);
             events.push(Event::Drew {
                 table: t,
                 seat,

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::allocation;
 use crate::ruleset::{AuthoredRuleset, RulesetRef};
 
 use super::cache::{Entry, Loaded};
@@ -50,10 +51,10 @@ impl Catalog {
         if let Some(entry) = self.authored.get(&hash) {
             return entry;
         }
-        let loaded = self
-            .load_authored(&authored(), hash)
-            .map_err(|e| limits::bounded(without_option_repeats(e)));
-        let entry = Arc::new(Entry { loaded });
+        let entry = Arc::new(Entry::load(|| {
+            self.load_authored(&authored(), hash)
+                .map_err(|e| limits::bounded(without_option_repeats(e)))
+        }));
         self.authored.insert(hash, entry.clone());
         entry
     }
@@ -124,13 +125,17 @@ impl Catalog {
         if let Some(v) = self.authored.variant(&hash, &reference.options) {
             return Ok(v);
         }
-        let variant = Arc::new(variant_of(
-            &loaded.base,
-            &reference.options,
-            Some((loaded.authored.clone(), hash)),
-        )?);
+        let (variant, held) = allocation::retained(|| {
+            variant_of(
+                &loaded.base,
+                &reference.options,
+                Some((loaded.authored.clone(), hash)),
+            )
+            .map(Arc::new)
+        });
+        let variant = variant?;
         self.authored
-            .insert_variant(&hash, &reference.options, variant.clone());
+            .insert_variant(&hash, &reference.options, variant.clone(), held);
         Ok(variant)
     }
 

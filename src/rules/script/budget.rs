@@ -23,7 +23,7 @@ pub struct Budget {
 impl Default for Budget {
     fn default() -> Budget {
         Budget {
-            time: Duration::from_millis(250),
+            time: Duration::from_millis(40),
             operations: 400_000,
         }
     }
@@ -77,6 +77,15 @@ pub fn with_budget<R>(budget: Budget, run: impl FnOnce() -> R) -> R {
         PRINT_LINES_LEFT.with(|p| p.replace(MAX_PRINT_LINES)),
     );
     run()
+}
+
+/// The budget of this thread and the CPU time left to it; `None` outside [`with_budget`]. What
+/// else a request spends (its bots) counts against it this way.
+pub fn time_left() -> Option<(Duration, Budget)> {
+    SPENDING.with(Cell::get).map(|s| {
+        let left = s.deadline.saturating_sub(cpu_clock::now());
+        (left, s.budget)
+    })
 }
 
 /// The engine's progress callback: counts the running call's operations and stops it, with the
