@@ -4,7 +4,7 @@
 //! [`retained`] says it cannot tell.
 //!
 //! The authored-ruleset cache counts what its entries hold this way: a compiled Rhai script holds
-//! up to some two hundred times its text, which no estimate from the text alone bounds well.
+//! from a few times its text to some seventy times, which no estimate from the text bounds well.
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;

@@ -17,6 +17,7 @@ use super::files;
 use super::limits;
 use super::parse::without_schema_errors;
 use super::resolve::{check_base, variant_of};
+use super::script::unmetered;
 use super::source::parse_source;
 use super::variant::Variant;
 
@@ -51,9 +52,12 @@ impl Catalog {
         if let Some(entry) = self.authored.get(&hash) {
             return entry;
         }
-        let entry = Arc::new(Entry::load(|| {
-            self.load_authored(&authored(), hash)
-                .map_err(|e| limits::bounded(without_option_repeats(e)))
+        // Loading is what the request's text costs once, not what its hooks and bots spend.
+        let entry = Arc::new(unmetered(|| {
+            Entry::load(|| {
+                self.load_authored(&authored(), hash)
+                    .map_err(|e| limits::bounded(without_option_repeats(e)))
+            })
         }));
         self.authored.insert(hash, entry.clone());
         entry

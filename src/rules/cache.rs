@@ -81,8 +81,8 @@ impl Entry {
 const SLOT_BYTES: usize = 256;
 /// Unmeasured: bytes per byte of YAML (the parsed file, the base and the variant's lists).
 const YAML_FACTOR: usize = 16;
-/// Unmeasured: bytes per byte of script. Compiled Rhai holds up to about 200 times its text
-/// (a 64 KiB script of nested calls holds 12.5 MB; see docs/performance.md).
+/// Unmeasured: bytes per byte of script. Compiled Rhai holds up to about 70 times its text (a
+/// 64 KiB script of nested calls, 4.4 MB; see docs/performance.md), and the allocator more.
 const SCRIPT_FACTOR: usize = 256;
 /// Unmeasured: bytes of one option in the base and a variant's lists.
 const OPTION_BYTES: usize = 4 * 1024;

@@ -1,10 +1,17 @@
-//! Every hand ends: past the ruleset's turn limit a discard without going out ends the hand dead,
-//! so a game whose bots can never finish a hand still comes back with a human to act.
+//! What bounds a request's cost: every hand ends (past the ruleset's turn limit a discard without
+//! going out ends the hand dead, so a game whose bots can never finish a hand still comes back
+//! with a human to act), bots decide cheaply once the request's budget is half spent, and the
+//! authored-ruleset cache counts what its entries really hold.
 
 use serde_json::{Value, json};
 
+use std::collections::BTreeMap;
+
+use gin_rules::bot::{Pace, play_bots};
 use gin_rules::engine::hooks::NoHooks;
 use gin_rules::engine::{Action, ActionKind, Event, Game, NewGame, Outcome, Phase, Source};
+use gin_rules::level::Level;
+use gin_rules::rules::Catalog;
 use gin_rules::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
 use gin_rules::seat::Seat;
 
@@ -72,8 +79,11 @@ fn a_hand_past_its_turn_limit_ends_dead() {
             panic!("the hand is not over: {:?}", table.phase)
         };
         assert_eq!(result.outcome, Outcome::Dead);
-        assert!(matches!(events.last(), Some(Event::HandOver(r)) if r.outcome == Outcome::Dead));
-        // The last event but one is the discard of the twelfth turn.
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::HandOver(r) if r.outcome == Outcome::Dead))
+        );
         let draws = events
             .iter()
             .filter(|e| matches!(e, Event::Drew { .. }))
@@ -161,5 +171,73 @@ async fn a_game_where_only_strong_bots_play_an_endless_hand_comes_back_to_its_hu
     assert!(
         next["to_act"].as_array().unwrap().contains(&json!(0)),
         "{next}"
+    );
+}
+
+/// Thinks a given number of times, then no more.
+struct Thinks(usize);
+
+impl Pace for Thinks {
+    fn think(&mut self) -> bool {
+        self.0 = self.0.saturating_sub(1);
+        self.0 > 0
+    }
+}
+
+#[test]
+fn bots_out_of_time_play_on_cheaply_to_the_end_of_the_hand() {
+    let rules = Ruleset {
+        knock_limit: None,
+        big_gin_bonus: None,
+        stock_end: StockEnd::Reshuffle,
+        turn_limit: 40,
+        seats: 3,
+        ..Ruleset::standard()
+    };
+    let new = NewGame {
+        ruleset: RulesetRef::named("three-player"),
+        seed: 2,
+        target: Some(Target::Points(100)),
+        id: None,
+        dealer: Some(Seat::new(0)),
+        decks: Vec::new(),
+    };
+    let mut game = Game::deal(&rules, &NoHooks, new).unwrap().game;
+    let bots = BTreeMap::from([(Seat::new(1), Level::Strong), (Seat::new(2), Level::Strong)]);
+    game.set_bots(bots).unwrap();
+    let mut events = Vec::new();
+    let played = play_bots(&mut game, &mut events, &mut Thinks(5)).unwrap();
+    assert!(
+        game.is_between_hands(),
+        "the bots stopped before the hand's end"
+    );
+    assert_eq!(played.hurried, played.actions - 4, "{played:?}");
+    assert!(played.actions > 40, "{played:?}");
+}
+
+#[test]
+fn the_cache_counts_what_a_compiled_script_holds() {
+    // Nested calls: the script shape that compiles to the most memory found, some 67 times its
+    // text; the old estimate counted 8 times.
+    let line = "    f(f(f(f(f(f(f(f(n))))))));\n";
+    let script = format!(
+        "fn knock_limit(ctx) {{ 10 }}\nprivate fn unused(n) {{\n{}    n\n}}\nprivate fn f(x) {{ x }}\n",
+        line.repeat(500)
+    );
+    let yaml = "id: big-script\nname: Big\nextends: standard\nhooks:\n  knock_limit:\n    script: k.rhai\n    rule: ten\n";
+    let scripts = BTreeMap::from([("k.rhai".to_string(), script.clone())]);
+    let catalog = Catalog::builtin();
+    catalog.check(yaml, &scripts).unwrap();
+    let usage = catalog.authored_cache_usage();
+    let per_byte = usage.bytes / script.len();
+    assert!(
+        (30..120).contains(&per_byte),
+        "{} bytes held for {} bytes of script ({per_byte} a byte)",
+        usage.bytes,
+        script.len()
+    );
+    assert_eq!(
+        (usage.rulesets, usage.insertions, usage.evictions),
+        (1, 1, 0)
     );
 }
