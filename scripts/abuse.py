@@ -7,7 +7,15 @@ DURATION seconds, plus bodies that trickle in a byte a second; meanwhile a separ
 latencies, and exits 1 when /healthz ever took over the limit, an answer was a 5xx other than
 503 server-busy, a case got an answer it should not, or the server stopped answering.
 
+With --pid (the server's process id), first the cost cases of issue 23, one request at a time:
+the server's CPU time per request (from /proc/PID/task/*/schedstat) for a three-player game whose
+hands strong bots can never finish while the human sits out (the endless hand, then the stuck
+game continued), and its resident memory (VmRSS) after 1 000 distinct maximal authored rulesets
+sent to check and deal. Fails when a request cost more than 50 ms of CPU, an answer left no human
+to act, or the memory passed 128 MiB.
+
 Standard library only. Usage: abuse.py http://127.0.0.1:PORT [--duration 20] [--in-flight 8]
+[--pid PID]
 """
 
 import argparse
@@ -23,6 +31,8 @@ import urllib.parse
 
 HEALTH_LIMIT_MS = 50.0
 BODY_LIMIT = 256 * 1024
+CPU_LIMIT_MS = 50.0
+RSS_LIMIT_KB = 128 * 1024
 
 
 class Server:
@@ -220,6 +230,134 @@ def cases(server):
     return out
 
 
+# --- cost cases (issue 23): CPU per request and memory, one request at a time ------------------
+
+
+def cpu_ns(pid):
+    """CPU time of every thread of the process so far, in nanoseconds."""
+    total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def endless_yaml(rid):
+    """Three players; no knocking, no big gin, sets of exactly three, runs of thirteen, the stock
+    reshuffled: hands no bot ever finishes."""
+    return (
+        f"id: {rid}\nname: Endless\nsummary: Hands nobody finishes.\nextends: three-player\n"
+        "knocking:\n  allowed: false\nscoring:\n  big_gin: false\n"
+        "melds:\n  set_min: 3\n  set_max: 3\n  run_min: 13\nstock:\n  end: reshuffle\n"
+    )
+
+
+def maximal_ruleset(i):
+    """An authored ruleset at the limits, distinct for each `i`: 64 KiB of script of nested calls
+    (what compiles to the most memory found, about 67 times its text; in a helper the hook does
+    not call, so that dealing costs the compile alone) and a YAML file of 64 options."""
+    head = f"fn knock_limit(ctx) {{ 10 }}\nprivate fn unused(n) {{\n    let m = {i};\n"
+    line = "    f(f(f(f(f(f(f(f(n))))))));\n"
+    tail = "    m\n}\nprivate fn f(x) { x }\n"
+    room = 64 * 1024 - len("k.rhai") - len(head) - len(tail) - 1
+    script = head + line * (room // len(line)) + tail
+    options = "".join(f"  o{j}:\n    name: Option {j} of {i}\n    summary: x\n    knocking:\n      knock_limit: {j % 11}\n" for j in range(64))
+    yaml = (
+        f"id: max-{i}\nname: Maximal {i}\nsummary: An authored ruleset at the limits.\nextends: standard\n"
+        "hooks:\n  knock_limit:\n    script: k.rhai\n    rule: ten\noptions:\n" + options
+    )
+    return {"yaml": yaml, "scripts": {"k.rhai": script}}
+
+
+def cost_cases(server, pid, count):
+    """Runs the cost cases; their failures."""
+    failed = []
+
+    def timed(method, path, value):
+        body = json.dumps(value).encode()
+        before = cpu_ns(pid)
+        status, kind, data, took = server.request(method, path, body)
+        return status, kind, data, (cpu_ns(pid) - before) / 1e6, took * 1000
+
+    print("== cost cases: one request at a time, the server's CPU time per request")
+    ruleset = {"yaml": endless_yaml("endless")}
+    server.request("POST", "/v1/rulesets/check", json.dumps(ruleset).encode())
+    cpus = []
+    snap = None
+    for seed in range(1, 6):
+        deal = {"ruleset": ruleset, "seed": seed, "dealer": 0, "target": 100, "bots": {"1": "strong", "2": "strong"}}
+        status, kind, data, cpu, wall = timed("POST", "/v1/games", deal)
+        if status != 201:
+            failed.append(f"endless-hand deal: {status} {kind}: {data[:200]!r}")
+            continue
+        snap = json.loads(data)
+        cpus.append(cpu)
+        dead = sum(1 for e in snap["events"] if e.get("type") == "hand_over" and e.get("outcome") == "dead")
+        if 0 not in snap["to_act"] and snap["status"] != "match_over":
+            failed.append(f"endless-hand deal (seed {seed}): no human to act: {snap['to_act']}")
+        if dead != 1:
+            failed.append(f"endless-hand deal (seed {seed}): {dead} dead hands, expected 1")
+    if cpus:
+        print(f"{'endless hand, deal':<26} {len(cpus)} deals, CPU per request median {sorted(cpus)[len(cpus) // 2]:.1f} ms, max {max(cpus):.1f} ms")
+    steps = []
+    for _ in range(5):
+        if snap is None:
+            break
+        status, kind, data, cpu, wall = timed("POST", "/v1/games/step", {"state": snap["state"], "action": {"seat": 0, "type": "next_hand"}})
+        if status != 200:
+            failed.append(f"stuck game, next hand: {status} {kind}: {data[:200]!r}")
+            break
+        snap = json.loads(data)
+        steps.append(cpu)
+        if 0 not in snap["to_act"] and snap["status"] != "match_over":
+            failed.append(f"stuck game: no human to act after a next hand: {snap['to_act']}")
+    if steps:
+        print(f"{'stuck game, next hand':<26} {len(steps)} steps, CPU per request median {sorted(steps)[len(steps) // 2]:.1f} ms, max {max(steps):.1f} ms")
+    for name, values in [("endless-hand deal", cpus), ("stuck-game step", steps)]:
+        if values and max(values) > CPU_LIMIT_MS:
+            failed.append(f"{name}: a request took {max(values):.1f} ms of CPU (limit {CPU_LIMIT_MS:.0f} ms)")
+
+    start_rss = rss_kb(pid)
+    peak = start_rss
+    t0 = time.perf_counter()
+    first_use = []
+    for i in range(count):
+        rs = maximal_ruleset(i)
+        if i % 2 == 0:
+            status, kind, data, cpu, _ = timed("POST", "/v1/rulesets/check", rs)
+            ok = status == 200
+        else:
+            status, kind, data, cpu, _ = timed("POST", "/v1/games", {"ruleset": rs, "seed": i})
+            ok = status == 201
+        first_use.append(cpu)
+        if not ok:
+            failed.append(f"maximal ruleset {i}: {status} {kind}: {data[:200]!r}")
+            break
+        if i % 50 == 49:
+            peak = max(peak, rss_kb(pid))
+    end_rss = rss_kb(pid)
+    peak = max(peak, end_rss)
+    took = time.perf_counter() - t0
+    print(f"{'maximal rulesets':<26} {count} distinct (check, deal) in {took:.1f} s: RSS {start_rss / 1024:.1f} MiB before, peak {peak / 1024:.1f} MiB, {end_rss / 1024:.1f} MiB after")
+    first_use.sort()
+    if first_use:
+        print(f"{'maximal ruleset, first use':<26} CPU per request median {first_use[len(first_use) // 2]:.1f} ms, max {first_use[-1]:.1f} ms (compiling it: not bounded by the budget)")
+    if peak > RSS_LIMIT_KB:
+        failed.append(f"maximal rulesets: RSS reached {peak / 1024:.1f} MiB (limit {RSS_LIMIT_KB // 1024} MiB)")
+    return failed
+
+
 # --- health probe (a process of its own: the load's threads must not delay it) ----------------
 
 
@@ -294,8 +432,11 @@ def main():
     ap.add_argument("--in-flight", type=int, default=8)
     ap.add_argument("--trickles", type=int, default=2)
     ap.add_argument("--body-timeout", type=float, default=10.0)
+    ap.add_argument("--pid", type=int, help="the server's process id: run the cost cases first")
+    ap.add_argument("--rulesets", type=int, default=1000, help="distinct maximal rulesets of the memory case")
     args = ap.parse_args()
     server = Server(args.base)
+    cost_failed = cost_cases(server, args.pid, args.rulesets) if args.pid else []
     table = cases(server)
     names = list(table)
 
@@ -379,6 +520,7 @@ def main():
             failed.append(f"/healthz failed {health_failures} times")
     for e in errors[:5]:
         failed.append(e)
+    failed += cost_failed
     try:
         status, _, _, _ = server.request("GET", "/healthz", timeout=5)
         if status != 200:

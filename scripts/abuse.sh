@@ -4,7 +4,10 @@
 # floods and string growth in every hook, big authored YAML, non-JSON bodies, bodies that trickle
 # in), 8 in flight, while /healthz is probed every 10 ms. Prints each case's answers and times
 # and the health latencies (p50, p99, max); exits non-zero when /healthz ever took over 50 ms, a
-# case got a 5xx other than 503 server-busy or an answer it should not, or the server died.
+# case got a 5xx other than 503 server-busy or an answer it should not, or the server died. First,
+# one request at a time, the cost cases of issue 23: the endless hand and the stuck game (CPU per
+# request at most 50 ms, a human always to act) and 1 000 distinct maximal authored rulesets (the
+# server's RSS under 128 MiB).
 #
 # Environment: PORT (a free one), DURATION (seconds of abuse, 20), IN_FLIGHT (8), WORKERS (2),
 # BIN (a server binary; default: cargo build --release).
@@ -26,7 +29,7 @@ rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$SERVER_PID/status"; }
 echo "== $BIN serve --workers $WORKERS ($(nproc) cores), RSS at start $(rss)"
 
 status=0
-python3 scripts/abuse.py "http://$ADDR" --duration "$DURATION" --in-flight "$IN_FLIGHT" || status=$?
+python3 scripts/abuse.py "http://$ADDR" --duration "$DURATION" --in-flight "$IN_FLIGHT" --pid "$SERVER_PID" || status=$?
 
 if ! kill -0 "$SERVER_PID" 2>/dev/null; then
     echo "FAILED: the server died" >&2

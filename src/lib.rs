@@ -1,5 +1,6 @@
 //! gin-rules: a Gin Rummy engine in which the rules are data.
 
+pub mod allocation;
 pub mod analysis;
 pub mod api;
 pub mod bot;

@@ -2,7 +2,13 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
+use gin_rules::allocation::Counting;
 use gin_rules::cli;
+
+/// The system allocator, counted per thread: the authored-ruleset cache measures what its entries
+/// hold with it.
+#[global_allocator]
+static ALLOCATOR: Counting<std::alloc::System> = Counting(std::alloc::System);
 
 /// gin-rules: Gin Rummy and its variants, with the rules as data.
 #[derive(Parser)]

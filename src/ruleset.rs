@@ -241,6 +241,10 @@ pub struct MatchRules {
     pub shutout_multiplier: u32,
 }
 
+/// The turns a hand lasts at most unless a ruleset says otherwise: about three times the turns
+/// a hand with a dead-hand stock can take, so a real hand never reaches it.
+pub const DEFAULT_TURN_LIMIT: u32 = 200;
+
 /// Every rule of one variant. Built by the loader, read by the engine.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Ruleset {
@@ -278,6 +282,9 @@ pub struct Ruleset {
     pub stock_reserve: u8,
     /// What happens when the stock is down to its reserve.
     pub stock_end: StockEnd,
+    /// Most turns (draws) a hand lasts: a discard without going out on this turn ends the hand
+    /// dead, so that every hand ends, whatever the stock rule and however the players play.
+    pub turn_limit: u32,
     /// Who deals the next hand.
     pub next_dealer: NextDealer,
     /// Who deals after a wash.
@@ -308,6 +315,7 @@ impl Ruleset {
             discard_taken_card: false,
             stock_reserve: 2,
             stock_end: StockEnd::DeadHand,
+            turn_limit: DEFAULT_TURN_LIMIT,
             next_dealer: NextDealer::Loser,
             after_wash: AfterWash::SameDealer,
             match_rules: MatchRules {

@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 
 use crate::bot::{self, Decision, Level};
 use crate::engine::{Game, StepError};
+use crate::rules::script::time_left;
 use crate::seat::Seat;
 
 use super::answer::{SeatAnswer, for_one_seat, to_json};
@@ -68,14 +69,16 @@ pub fn bot_seat(seat: Seat) -> ApiError {
 }
 
 /// Plays the bot seats of `game` (see [`bot::play_bots`]), appending their actions to `events`;
-/// counts and times them in `metrics`.
+/// counts and times them in `metrics`. Their decisions count against the request's CPU budget
+/// with its hooks: they decide at their level while half of it is left ([`WithinBudget`]), then
+/// at `basic`.
 pub fn play_bots(
     metrics: &Metrics,
     game: &mut Game,
     events: &mut Vec<crate::engine::Event>,
 ) -> Result<(), ApiError> {
     let start = Instant::now();
-    let played = bot::play_bots(game, events);
+    let played = bot::play_bots(game, events, &mut WithinBudget);
     if let Ok(n) = played {
         metrics.bots(BotWork::Play, n, start.elapsed());
     }
@@ -85,7 +88,25 @@ pub fn play_bots(
             ApiError::Internal(format!("a bot chose an action the engine refuses: {e}"))
         }
         e => ApiError::from_step(e, Vec::new),
-    })
+    })?;
+    if played.hurried > 0 {
+        tracing::debug!(
+            actions = played.actions,
+            hurried = played.hurried,
+            "the bots ran out of their share of the CPU budget and played on at basic"
+        );
+    }
+    Ok(())
+}
+
+/// The bots of a request think at their level while at least half its CPU budget is left: the
+/// other half is for the cheap decisions after that, the hooks that end the hand and the answer.
+pub struct WithinBudget;
+
+impl bot::Pace for WithinBudget {
+    fn think(&mut self) -> bool {
+        time_left().is_none_or(|(left, budget)| left > budget.time / 2)
+    }
 }
 
 /// A request for a bot's suggestion.

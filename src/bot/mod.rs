@@ -15,7 +15,7 @@ use crate::ruleset::Ruleset;
 use crate::seat::Seat;
 
 pub use crate::level::{BotSeats, Level, UnknownLevel};
-pub use autoplay::{MAX_BOT_ACTIONS, play_bots};
+pub use autoplay::{Pace, Played, Unhurried, play_bots};
 pub use seen::Seen;
 
 /// What a bot plays, and why in a sentence a player understands.

@@ -61,7 +61,8 @@ pub struct ServeArgs {
     /// How long a request waits for an engine thread before `503 server-busy`
     #[arg(long, value_name = "DURATION", default_value_t = Span(DEFAULT_ENGINE_WAIT))]
     pub engine_wait: Span,
-    /// CPU time the hooks of one request may use together, e.g. 250ms
+    /// CPU time the hooks and bots of one request may use together, e.g. 40ms (bots decide at
+    /// their level while half of it is left, then as `basic`)
     #[arg(long, value_name = "DURATION", default_value_t = Span(Budget::default().time))]
     pub script_budget: Span,
     /// How long a request body may take to arrive after its headers (`408 request-timeout`)

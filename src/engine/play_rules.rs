@@ -38,6 +38,9 @@ pub(crate) enum AfterDiscard {
 }
 
 pub(crate) fn after_discard(rules: &Ruleset, table: &Table) -> AfterDiscard {
+    if table.turns >= rules.turn_limit {
+        return AfterDiscard::Dead;
+    }
     match rules.stock_end {
         StockEnd::DeadHand if at_reserve(rules, table) => AfterDiscard::Dead,
         StockEnd::LastDiscardToGoOut if at_reserve(rules, table) => AfterDiscard::LastDiscard,

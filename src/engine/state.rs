@@ -93,7 +93,7 @@ pub struct Table {
     /// How often the discard pile became the stock in this hand.
     #[serde(default)]
     pub reshuffles: u32,
-    /// Draws at this table this hand (the upcard taken counts as one).
+    /// Turns (draws, the upcard taken included) played in this hand.
     #[serde(default)]
     pub turns: u32,
     /// Where this table's hand stands.

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::allocation;
 use crate::ruleset::{AuthoredRuleset, RulesetRef};
 
 use super::cache::{Entry, Loaded};
@@ -16,6 +17,7 @@ use super::files;
 use super::limits;
 use super::parse::without_schema_errors;
 use super::resolve::{check_base, variant_of};
+use super::script::unmetered;
 use super::source::parse_source;
 use super::variant::Variant;
 
@@ -50,10 +52,13 @@ impl Catalog {
         if let Some(entry) = self.authored.get(&hash) {
             return entry;
         }
-        let loaded = self
-            .load_authored(&authored(), hash)
-            .map_err(|e| limits::bounded(without_option_repeats(e)));
-        let entry = Arc::new(Entry { loaded });
+        // Loading is what the request's text costs once, not what its hooks and bots spend.
+        let entry = Arc::new(unmetered(|| {
+            Entry::load(|| {
+                self.load_authored(&authored(), hash)
+                    .map_err(|e| limits::bounded(without_option_repeats(e)))
+            })
+        }));
         self.authored.insert(hash, entry.clone());
         entry
     }
@@ -124,13 +129,17 @@ impl Catalog {
         if let Some(v) = self.authored.variant(&hash, &reference.options) {
             return Ok(v);
         }
-        let variant = Arc::new(variant_of(
-            &loaded.base,
-            &reference.options,
-            Some((loaded.authored.clone(), hash)),
-        )?);
+        let (variant, held) = allocation::retained(|| {
+            variant_of(
+                &loaded.base,
+                &reference.options,
+                Some((loaded.authored.clone(), hash)),
+            )
+            .map(Arc::new)
+        });
+        let variant = variant?;
         self.authored
-            .insert_variant(&hash, &reference.options, variant.clone());
+            .insert_variant(&hash, &reference.options, variant.clone(), held);
         Ok(variant)
     }
 

@@ -187,6 +187,8 @@ pub(crate) fn build_ruleset(
         );
     }
 
+    let turn_limit = c.int(&s.turns.limit, &fields::TURN_LIMIT, i64::from(d.turn_limit)) as u32;
+
     let mm = &s.match_;
     let mut targets = Vec::new();
     match &mm.targets {
@@ -301,6 +303,7 @@ pub(crate) fn build_ruleset(
             discard_taken_card: c.val(&s.turns.discard_taken_card, d.discard_taken_card),
             stock_reserve: reserve,
             stock_end: c.val(&s.stock.end, d.stock_end),
+            turn_limit,
             next_dealer: c.val(&s.dealer.next, d.next_dealer),
             after_wash: c.val(&s.dealer.after_wash, d.after_wash),
             match_rules,

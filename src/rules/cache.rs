@@ -3,12 +3,15 @@
 //! A game dealt from an authored ruleset sends its YAML and scripts with every request, so the
 //! server would load them again each time. The cache keeps, per content hash, the outcome of
 //! loading them (the resolved ruleset, or its problems) and the variants resolved from it with
-//! options. The text is held once, behind an `Arc` the variants share; the cache is bounded by an
-//! estimate of the bytes its entries hold and drops the oldest entries first.
+//! options. The text is held once, behind an `Arc` the variants share. The cache is bounded by
+//! the bytes its entries hold, measured as loading allocated them ([`allocation::retained`],
+//! where the binary counts allocations; else a conservative estimate from the text), and drops
+//! the oldest entries first.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use crate::allocation;
 use crate::ruleset::AuthoredRuleset;
 
 use super::base::Base;
@@ -16,15 +19,16 @@ use super::content_hash::ContentHash;
 use super::error::RulesetError;
 use super::variant::Variant;
 
-/// The default bound of the cache, in estimated bytes.
+/// The default bound of the cache, in bytes its entries hold.
 pub const DEFAULT_CACHE_BYTES: usize = 32 * 1024 * 1024;
 /// Most variants (option lists) kept per authored ruleset.
 const MAX_VARIANTS_PER_ENTRY: usize = 16;
 
 /// What loading an authored ruleset gave: the ruleset, or its problems (the text of a ruleset
-/// that does not load is not kept).
+/// that does not load is not kept), and the bytes loading left allocated for it, when measured.
 pub(crate) struct Entry {
     pub loaded: Result<Loaded, Vec<RulesetError>>,
+    pub held: Option<usize>,
 }
 
 /// A ruleset that loads: its text, its base (before options) and its variant without options.
@@ -35,37 +39,63 @@ pub(crate) struct Loaded {
 }
 
 impl Entry {
-    /// What the entry holds, estimated: for a ruleset, the text once, the parsed YAML and options
-    /// a few times over (source, base, variant lists) and compiled scripts several times their
-    /// source; for problems, their text.
+    /// Loads an entry with `load`, measuring what it holds.
+    pub fn load(load: impl FnOnce() -> Result<Loaded, Vec<RulesetError>>) -> Entry {
+        let (loaded, held) = allocation::retained(load);
+        Entry { loaded, held }
+    }
+
+    /// What the entry holds: as measured, plus its text (which the request may have allocated
+    /// before loading); else estimated from the text.
     fn bytes(&self) -> usize {
-        match &self.loaded {
+        let text = match &self.loaded {
             Ok(l) => {
                 let a = &l.authored;
-                let scripts: usize = a.scripts.iter().map(|(n, t)| n.len() + t.len()).sum();
-                4 * a.yaml.len() + 8 * scripts + l.base.options.len() * OPTION_BYTES + ENTRY_BYTES
+                a.yaml.len()
+                    + a.scripts
+                        .iter()
+                        .map(|(n, t)| n.len() + t.len())
+                        .sum::<usize>()
             }
-            Err(errors) => {
-                let text: usize = errors
-                    .iter()
-                    .map(|e| {
-                        e.path.len() + e.field.as_ref().map_or(0, String::len) + e.message.len()
-                    })
-                    .sum();
-                text + errors.len() * 64 + 256
+            Err(errors) => errors
+                .iter()
+                .map(|e| e.path.len() + e.field.as_ref().map_or(0, String::len) + e.message.len())
+                .sum(),
+        };
+        match (self.held, &self.loaded) {
+            (Some(held), _) => held + text + SLOT_BYTES,
+            (None, Ok(l)) => {
+                let a = &l.authored;
+                let scripts: usize = a.scripts.values().map(String::len).sum();
+                YAML_FACTOR * a.yaml.len()
+                    + SCRIPT_FACTOR * scripts
+                    + l.base.options.len() * OPTION_BYTES
+                    + ENTRY_BYTES
             }
+            (None, Err(errors)) => text + errors.len() * 64 + SLOT_BYTES,
         }
     }
 }
 
-/// Estimated bytes of one option in the base and a variant's lists.
+/// Bytes of the cache's own bookkeeping per entry (its slot, hash and place in the order).
+const SLOT_BYTES: usize = 256;
+/// Unmeasured: bytes per byte of YAML (the parsed file, the base and the variant's lists).
+const YAML_FACTOR: usize = 16;
+/// Unmeasured: bytes per byte of script. Compiled Rhai holds up to about 70 times its text (a
+/// 64 KiB script of nested calls, 4.4 MB; see docs/performance.md), and the allocator more.
+const SCRIPT_FACTOR: usize = 256;
+/// Unmeasured: bytes of one option in the base and a variant's lists.
 const OPTION_BYTES: usize = 4 * 1024;
-/// Estimated bytes of an entry apart from its text and options.
+/// Unmeasured: bytes of an entry apart from its text and options.
 const ENTRY_BYTES: usize = 24 * 1024;
 
-/// Estimated bytes of a variant resolved with options, apart from the shared text.
-fn variant_bytes(v: &Variant) -> usize {
-    ENTRY_BYTES / 2 + v.allowed_options.len() * OPTION_BYTES / 2
+/// Bytes of a variant resolved with options, apart from the shared text: as measured
+/// (`held`), else estimated.
+fn variant_bytes(v: &Variant, held: Option<usize>) -> usize {
+    held.map_or(
+        ENTRY_BYTES / 2 + v.allowed_options.len() * OPTION_BYTES / 2,
+        |held| held + SLOT_BYTES,
+    )
 }
 
 struct Slot {
@@ -80,12 +110,16 @@ struct Inner {
     /// Oldest first.
     order: VecDeque<ContentHash>,
     bytes: usize,
-    /// Entries dropped to make room, since the cache was made.
+    /// Entries dropped to make room, since the start.
     evictions: u64,
+    /// Entries kept, since the start.
+    insertions: u64,
 }
 
 impl Inner {
-    fn evict_until(&mut self, room: usize, max: usize) {
+    /// Drops the oldest entries until `room` more bytes fit under `max`; what it dropped.
+    fn evict_until(&mut self, room: usize, max: usize) -> Vec<Slot> {
+        let mut dropped = Vec::new();
         while self.bytes + room > max {
             let Some(old) = self.order.pop_front() else {
                 break;
@@ -93,8 +127,10 @@ impl Inner {
             if let Some(s) = self.slots.remove(&old) {
                 self.bytes -= s.bytes;
                 self.evictions += 1;
+                dropped.push(s);
             }
         }
+        dropped
     }
 }
 
@@ -134,8 +170,9 @@ impl AuthoredCache {
         if inner.slots.contains_key(&hash) {
             return;
         }
-        inner.evict_until(bytes, self.max_bytes);
+        let dropped = inner.evict_until(bytes, self.max_bytes);
         inner.bytes += bytes;
+        inner.insertions += 1;
         inner.order.push_back(hash);
         inner.slots.insert(
             hash,
@@ -145,6 +182,9 @@ impl AuthoredCache {
                 bytes,
             },
         );
+        drop(inner);
+        // Freed outside the lock: dropping a compiled script takes a while.
+        drop(dropped);
     }
 
     pub fn variant(&self, hash: &ContentHash, options: &[String]) -> Option<Arc<Variant>> {
@@ -152,8 +192,14 @@ impl AuthoredCache {
     }
 
     /// Keeps a variant of a cached entry, while the entry has room for one more.
-    pub fn insert_variant(&self, hash: &ContentHash, options: &[String], variant: Arc<Variant>) {
-        let bytes = variant_bytes(&variant);
+    pub fn insert_variant(
+        &self,
+        hash: &ContentHash,
+        options: &[String],
+        variant: Arc<Variant>,
+        held: Option<usize>,
+    ) {
+        let bytes = variant_bytes(&variant, held);
         let mut inner = self.lock();
         let max = self.max_bytes;
         let Some(slot) = inner.slots.get(hash) else {
@@ -173,6 +219,7 @@ impl AuthoredCache {
         let mut inner = self.lock();
         *inner = Inner {
             evictions: inner.evictions,
+            insertions: inner.insertions,
             ..Inner::default()
         };
     }
@@ -185,6 +232,7 @@ impl AuthoredCache {
             variants: inner.slots.values().map(|s| s.variants.len()).sum(),
             bytes: inner.bytes,
             max_bytes: self.max_bytes,
+            insertions: inner.insertions,
             evictions: inner.evictions,
         }
     }
@@ -197,11 +245,13 @@ pub struct CacheUsage {
     pub rulesets: usize,
     /// Variants with options, beyond each ruleset's own.
     pub variants: usize,
-    /// Their estimated size.
+    /// What they hold, in bytes (measured where the binary counts allocations).
     pub bytes: usize,
-    /// The bound of that estimate.
+    /// The bound of `bytes`.
     pub max_bytes: usize,
-    /// Entries dropped to make room since the cache was made.
+    /// Authored rulesets kept since the start.
+    pub insertions: u64,
+    /// Authored rulesets dropped since the start to make room for others.
     pub evictions: u64,
 }
 
@@ -222,6 +272,7 @@ mod tests {
                 kind: crate::rules::ErrorKind::Limit,
                 message: "x".repeat(bytes),
             }]),
+            held: None,
         })
     }
 
@@ -237,8 +288,8 @@ mod tests {
             assert!(cache.usage().bytes <= 3 * one);
         }
         assert_eq!(cache.usage().rulesets, 3);
+        assert_eq!((cache.usage().insertions, cache.usage().evictions), (5, 2));
         assert!(cache.get(&hashes[0]).is_none() && cache.get(&hashes[1]).is_none());
-        assert_eq!(cache.usage().evictions, 2);
         assert!(cache.get(&hashes[4]).is_some());
         // Too large for the whole cache: not kept, nothing dropped for it.
         cache.insert(hashes[0], entry(10 * one));

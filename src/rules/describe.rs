@@ -93,6 +93,10 @@ fn hand_ends(v: &Variant) -> String {
             ". The stock never ends a hand: it is rebuilt from the discard pile (see end of the stock).",
         ),
     }
+    s.push_str(&format!(
+        " Whatever the stock, {}.",
+        fields::TURN_LIMIT.say(r.turn_limit)
+    ));
     s
 }
 

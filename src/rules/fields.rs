@@ -129,6 +129,16 @@ pub const RESERVE: IntField = field(
         (None, "the last {count} cards of the stock are never drawn."),
     ],
 );
+pub const TURN_LIMIT: IntField = field(
+    "turns.limit",
+    10,
+    1_000,
+    "Most turns (draws) a hand lasts, {range}: a discard without going out on the last one ends the hand dead, with no score.",
+    &[(
+        None,
+        "a hand still going after {n} turns (draws) is dead: the discard of the last one, without going out, ends it with no score",
+    )],
+);
 pub const GAME_BONUS: IntField = field(
     "match.game_bonus",
     0,

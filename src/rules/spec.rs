@@ -242,6 +242,7 @@ section! {
         upcard_offer: bool,
         /// The card taken from the discard pile may be discarded in the same turn.
         discard_taken_card: bool,
+        #[schemars(transform = fields::TURN_LIMIT.schema())] limit: i64,
     }
 }
 

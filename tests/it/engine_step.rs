@@ -1,7 +1,8 @@
 //! `step` as it was: random actions, legal or not, tried on the states of random play, each
 //! outcome (the events and state it gives, or the refusal) hashed in its wire form. The digest
 //! was recorded with the engine before `step` checked an action before changing the state, so
-//! any change of behaviour changes it.
+//! any change of behaviour changes it. Recorded again when tables began counting their turns
+//! (`turns`, in the wire form of every state) and a hand began to end at the turn limit.
 //!
 //! `STEP_ACTIONS=3000000 cargo test --test it engine_step -- --nocapture` tries more actions
 //! and prints the digest, to compare with the same run of an older engine.

@@ -1,5 +1,11 @@
 //! All integration tests in one binary (one link instead of one per file), a module per topic.
 
+/// As the binary counts allocations, so do the tests (the authored-ruleset cache measures what
+/// its entries hold with it).
+#[global_allocator]
+static ALLOCATOR: gin_rules::allocation::Counting<std::alloc::System> =
+    gin_rules::allocation::Counting(std::alloc::System);
+
 mod api_support;
 mod common;
 mod processes;
@@ -12,6 +18,7 @@ mod authored;
 mod balancer;
 mod bots;
 mod bots_http;
+mod bounds;
 mod check_cli;
 mod cluster;
 mod docs;

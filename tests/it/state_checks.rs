@@ -677,11 +677,11 @@ fn a_reshuffled_stock_is_the_one_the_seed_shuffles() {
     refused(&v, &moved, "at /tables/0/stock/0 it has");
 }
 
-/// Both players take the discard and throw back another card, turn after turn: a hand that never
-/// ends, whose plays grow until its state no longer fits a request. That step is refused, and the
-/// state before it still plays.
+/// Both players take the discard and throw back another card, turn after turn: hands that end
+/// only dead, at their turn limit, dealt again and again, whose plays grow until the state no
+/// longer fits a request. That step is refused, and the state before it still plays.
 #[actix_web::test]
-async fn a_hand_too_long_to_carry_is_refused_at_the_step() {
+async fn a_match_too_long_to_carry_is_refused_at_the_step() {
     use gin_rules::api::BODY_LIMIT;
     use gin_rules::api::gate::STATE_ROOM;
 
@@ -691,52 +691,44 @@ async fn a_hand_too_long_to_carry_is_refused_at_the_step() {
     s = act(&v, &s, 0, ActionKind::Pass);
     let mut g = game(&v, &s);
     let mut events = Vec::new();
-    g.apply(&Action::new(1, draw_stock()), &mut events).unwrap();
     let room = (BODY_LIMIT - STATE_ROOM) as u64;
     let size = |g: &Game| serde_json::to_vec(g.state()).unwrap().len() as u64;
-    // Whole turns, checking the size now and then, until a few turns are left.
-    let mut seat = 1;
-    let turn = |g: &mut Game, seat: u8, events: &mut Vec<_>| {
+    // Nobody goes out: each takes the discard and throws back another card, until the hand ends
+    // dead at its turn limit; then the same dealer deals again, and so on.
+    let next = |g: &Game| {
+        if g.is_between_hands() {
+            return Action::new(0, ActionKind::NextHand);
+        }
         let t = &g.tables[0];
-        let r = t.role(Seat::new(seat)).unwrap();
-        let Phase::Discard { taken, .. } = t.phase else {
-            panic!("not a discard: {:?}", t.phase)
+        let seat = t.to_act().unwrap();
+        let r = t.role(seat).unwrap();
+        let kind = match t.phase {
+            Phase::UpcardOffer { .. } => ActionKind::Pass,
+            Phase::Draw {
+                stock_only: true, ..
+            } => draw_stock(),
+            Phase::Draw { .. } => ActionKind::Draw {
+                from: Source::Discard,
+            },
+            Phase::Discard { taken, .. } => ActionKind::Discard {
+                card: t.hands[r].iter().find(|&c| Some(c) != taken).unwrap(),
+            },
+            ref other => panic!("not a phase of this play: {other:?}"),
         };
-        let card = t.hands[r].iter().find(|&c| Some(c) != taken).unwrap();
-        g.apply(&Action::new(seat, ActionKind::Discard { card }), events)
-            .unwrap();
-        let from = Source::Discard;
-        g.apply(&Action::new(1 - seat, ActionKind::Draw { from }), events)
-            .unwrap();
+        Action::new(seat.index() as u8, kind)
     };
+    // Many actions, checking the size now and then, until a few are left.
     while size(&g) + 2_000 < room {
-        for _ in 0..20 {
-            turn(&mut g, seat, &mut events);
-            seat = 1 - seat;
+        for _ in 0..40 {
+            g.apply(&next(&g), &mut events).unwrap();
         }
         events.clear();
     }
     // Single actions, until the next one would not fit.
     let (last, action) = loop {
-        let t = &g.tables[0];
-        let r = t.role(Seat::new(seat)).unwrap();
-        let action = match t.phase {
-            Phase::Discard { taken, .. } => {
-                let card = t.hands[r].iter().find(|&c| Some(c) != taken).unwrap();
-                Action::new(seat, ActionKind::Discard { card })
-            }
-            _ => Action::new(
-                seat,
-                ActionKind::Draw {
-                    from: Source::Discard,
-                },
-            ),
-        };
+        let action = next(&g);
         let before = g.clone();
         g.apply(&action, &mut events).unwrap();
-        if matches!(action.kind, ActionKind::Discard { .. }) {
-            seat = 1 - seat;
-        }
         if size(&g) > room {
             break (before, action);
         }

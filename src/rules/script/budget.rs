@@ -23,7 +23,7 @@ pub struct Budget {
 impl Default for Budget {
     fn default() -> Budget {
         Budget {
-            time: Duration::from_millis(250),
+            time: Duration::from_millis(40),
             operations: 400_000,
         }
     }
@@ -85,6 +85,30 @@ pub fn budget_spent() -> bool {
     SPENDING
         .with(Cell::get)
         .is_some_and(|s| s.operations_left == 0 || cpu_clock::now() > s.deadline)
+}
+
+/// The budget of this thread and the CPU time left to it; `None` outside [`with_budget`]. What
+/// else a request spends (its bots) counts against it this way.
+pub fn time_left() -> Option<(Duration, Budget)> {
+    SPENDING.with(Cell::get).map(|s| {
+        let left = s.deadline.saturating_sub(cpu_clock::now());
+        (left, s.budget)
+    })
+}
+
+/// Runs `run` off this thread's budget: the CPU time it takes moves the budget's deadline as far.
+/// Loading an authored ruleset (compiling its scripts) is not what its hooks spend.
+pub fn unmetered<R>(run: impl FnOnce() -> R) -> R {
+    let start = cpu_clock::now();
+    let result = run();
+    let took = cpu_clock::now().saturating_sub(start);
+    SPENDING.with(|c| {
+        if let Some(mut s) = c.get() {
+            s.deadline += took;
+            c.set(Some(s));
+        }
+    });
+    result
 }
 
 /// The engine's progress callback: counts the running call's operations and stops it, with the
@@ -150,4 +174,33 @@ pub(super) fn metered<T>(run: impl FnOnce() -> T) -> Result<Metered<T>, Budget> 
         SPENDING.with(|c| c.set(Some(s)));
     }
     Ok((outcome, spending.map(|s| s.budget)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn burn(d: Duration) {
+        let start = cpu_clock::now();
+        let mut x = 0u64;
+        while cpu_clock::now() - start < d {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+    }
+
+    #[test]
+    fn unmetered_work_leaves_the_budget_as_it_was() {
+        let budget = Budget {
+            time: Duration::from_millis(30),
+            operations: 1,
+        };
+        with_budget(budget, || {
+            unmetered(|| burn(Duration::from_millis(40)));
+            let (left, _) = time_left().unwrap();
+            assert!(left > Duration::from_millis(20), "{left:?} left");
+            burn(Duration::from_millis(35));
+            assert_eq!(time_left().map(|(left, _)| left), Some(Duration::ZERO));
+        });
+        assert!(time_left().is_none());
+    }
 }

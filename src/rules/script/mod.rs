@@ -31,7 +31,7 @@ mod point;
 mod sandbox;
 mod strings;
 
-pub use budget::{Budget, budget_spent, with_budget};
+pub use budget::{Budget, budget_spent, time_left, unmetered, with_budget};
 pub use compile::{Script, compile};
 pub use hooks::{Binding, ScriptHooks};
 pub use limits::{
