@@ -78,17 +78,14 @@ pub fn play_bots(
     events: &mut Vec<crate::engine::Event>,
 ) -> Result<(), ApiError> {
     let start = Instant::now();
-    let played = bot::play_bots(game, events, &mut WithinBudget);
-    if let Ok(n) = played {
-        metrics.bots(BotWork::Play, n, start.elapsed());
-    }
-    played.map(drop).map_err(|e| match e {
+    let played = bot::play_bots(game, events, &mut WithinBudget).map_err(|e| match e {
         StepError::Illegal(e) => {
             tracing::error!(error = %e, "a bot chose an action the engine refuses");
             ApiError::Internal(format!("a bot chose an action the engine refuses: {e}"))
         }
         e => ApiError::from_step(e, Vec::new),
     })?;
+    metrics.bots(BotWork::Play, played.actions, start.elapsed());
     if played.hurried > 0 {
         tracing::debug!(
             actions = played.actions,
