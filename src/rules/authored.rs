@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use crate::ruleset::{AuthoredRuleset, RulesetRef};
 
@@ -16,6 +17,7 @@ use super::files;
 use super::limits;
 use super::parse::without_schema_errors;
 use super::resolve::{check_base, variant_of};
+use super::sample_check::sample_check;
 use super::source::parse_source;
 use super::variant::Variant;
 
@@ -58,7 +60,8 @@ impl Catalog {
         entry
     }
 
-    /// Loads an authored ruleset: the limits first, then the file, then every option.
+    /// Loads an authored ruleset: the limits first, then the file, then every option, then the
+    /// sample games.
     fn load_authored(
         &self,
         authored: &Arc<AuthoredRuleset>,
@@ -86,6 +89,8 @@ impl Catalog {
         check_base(&base)?;
         let plain =
             variant_of(&base, &[], Some((authored.clone(), hash))).map_err(resolve_errors)?;
+        self.sample_checks.fetch_add(1, Ordering::Relaxed);
+        sample_check(&base, Some((authored.clone(), hash)), AUTHORED_FILE)?;
         Ok(Loaded {
             authored: authored.clone(),
             base,

@@ -143,3 +143,41 @@ async fn refusals_repeat_little_of_the_request() {
     );
     assert!(a.text.len() < 1024, "{} bytes", a.text.len());
 }
+
+/// A `record_result` that fails at the end of every hand (the seven-up).
+const SEVEN_UP: &str = "id: seven-up\nname: Seven up\nextends: standard\nhooks:\n  record_result:\n    script: seven-up.rhai\n";
+const SEVEN_UP_RHAI: &str = "fn record_result(ctx) {\n    let sevens = 0;\n    let bonus = 70 / sevens;\n    ctx[\"default\"]\n}\n";
+
+fn seven_up() -> Value {
+    json!({"yaml": SEVEN_UP, "scripts": {"seven-up.rhai": SEVEN_UP_RHAI}})
+}
+
+fn assert_division_by_zero(status: u16, p: &Value) {
+    assert_invalid_ruleset(status, p);
+    let message = p["errors"][0]["message"].as_str().unwrap_or_default();
+    assert_eq!(p["errors"][0]["kind"], "play", "{p}");
+    assert!(
+        message.starts_with("a sample game without options (seed 0): hook record_result failed: seven-up.rhai:3:20: Division by zero"),
+        "{p}"
+    );
+}
+
+#[actix_web::test]
+async fn a_hook_that_fails_in_play_is_refused_by_the_check_and_by_a_deal() {
+    let app = Client::new(false).await;
+    let (status, p) = app.post("/v1/rulesets/check", &seven_up()).await;
+    assert_division_by_zero(status, &p);
+    // A server that never saw the check refuses the first deal the same way.
+    let app = Client::new(false).await;
+    let (status, p) = app
+        .post("/v1/games", &json!({"ruleset": seven_up(), "seed": 1}))
+        .await;
+    assert_division_by_zero(status, &p);
+    // Fixed, it is dealt.
+    let fixed = SEVEN_UP_RHAI.replace("70 / sevens", "70 * sevens");
+    let ruleset = json!({"yaml": SEVEN_UP, "scripts": {"seven-up.rhai": fixed}});
+    let (status, snap) = app
+        .post("/v1/games", &json!({"ruleset": ruleset, "seed": 1}))
+        .await;
+    assert_eq!(status, 201, "{snap}");
+}

@@ -95,3 +95,30 @@ fn runaway_and_out_of_range_hooks_fail_the_check() {
     );
     assert!(ok, "{text}");
 }
+
+#[test]
+fn serve_refuses_rulesets_whose_hooks_fail_in_play_naming_every_file() {
+    let dir = temp_dir("serve");
+    let rule = |id: &str, point: &str, body: &str| {
+        std::fs::write(
+            dir.join(format!("{id}.yaml")),
+            format!("id: {id}\nname: {id}\nextends: standard\nhooks:\n  {point}:\n    script: {id}.rhai\n"),
+        )
+        .unwrap();
+        std::fs::write(dir.join(format!("{id}.rhai")), body).unwrap();
+    };
+    rule(
+        "seven-up",
+        "record_result",
+        "fn record_result(ctx) {\n    let sevens = 0;\n    ctx.hand_number / sevens\n}\n",
+    );
+    rule("no-limit", "knock_limit", "fn knock_limit(ctx) { -3 }\n");
+    let dir_arg = dir.display().to_string();
+    let err = crate::processes::Server::refusal(&["--rulesets", &dir_arg], &[]);
+    for expected in [
+        "seven-up.yaml: a sample game without options (seed 0): hook record_result failed: seven-up.rhai:3:21: Division by zero",
+        "no-limit.yaml: a sample game without options (seed 0): hook knock_limit failed: the knock limit -3 is out of range",
+    ] {
+        assert!(err.contains(expected), "no `{expected}` in:\n{err}");
+    }
+}
