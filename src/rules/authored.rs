@@ -32,8 +32,10 @@ impl Catalog {
         let dir = files::dir_of(path);
         let scripts = files::read_dir(&dir, false)?.scripts;
         let file = path.display().to_string();
+        // Scripts are named as the file is: `x.rhai` beside `x.yaml`, `d/x.rhai` beside `d/x.yaml`.
+        let named_dir = path.parent().unwrap_or(Path::new(""));
         self.check(&yaml, &scripts).map_err(|errors| {
-            let mut errors = files::scripts_in(errors, &dir);
+            let mut errors = files::scripts_in(errors, named_dir);
             for e in &mut errors {
                 if e.path == AUTHORED_FILE {
                     e.path.clone_from(&file);

@@ -122,3 +122,72 @@ fn serve_refuses_rulesets_whose_hooks_fail_in_play_naming_every_file() {
         assert!(err.contains(expected), "no `{expected}` in:\n{err}");
     }
 }
+
+#[test]
+fn a_seating_of_three_players_at_a_table_says_what_the_hook_returned() {
+    let dir = temp_dir("seating");
+    let yaml = "id: crowded\nname: Crowded\nextends: three-player\nhooks:\n  seating:\n    script: seat.rhai\n";
+    let script = "fn seating(ctx) {\n    [#{dealer: ctx.dealer, players: [0, 1, 2]}]\n}\n";
+    let (ok, text) = check(&dir, yaml, &[("seat.rhai", script)]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains(
+            "hook seating failed: a table has two players; the hook returned 3: [0, 1, 2]"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_default_target_left_behind_by_new_targets_is_placed_in_the_authors_file() {
+    let dir = temp_dir("default-target");
+    let yaml = "id: to-150\nname: To 150\nextends: standard\nmatch:\n  targets: [150]\n";
+    let (ok, text) = check(&dir, yaml, &[]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("variant.yaml:5:12: `match.default_target` (100 points) is not one of `match.targets` (150 points); set `match.default_target` to one of them"),
+        "{text}"
+    );
+    assert!(!text.contains("standard.yaml"), "{text}");
+}
+
+#[test]
+fn scripts_beside_a_bare_file_name_are_named_bare() {
+    let dir = temp_dir("bare");
+    std::fs::write(dir.join("variant.yaml"), HOOKED).unwrap();
+    std::fs::write(dir.join("shrink.rhai"), "fn knock_limit(ctx) { 1 / 0 }\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gin-rules"))
+        .current_dir(&dir)
+        .args(["check", "variant.yaml"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("hook knock_limit failed: shrink.rhai:1:25: Division by zero"),
+        "{text}"
+    );
+    // A syntax error in the script is placed in it, named the same way.
+    std::fs::write(dir.join("shrink.rhai"), "fn knock_limit(ctx) { 1 +* 0 }\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gin-rules"))
+        .current_dir(&dir)
+        .args(["check", "variant.yaml"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(text.starts_with("shrink.rhai:1:"), "{text}");
+    assert!(!text.contains("./"), "{text}");
+}
+
+#[test]
+fn an_unclosed_flow_map_is_reported_as_yaml_syntax() {
+    let dir = temp_dir("unclosed");
+    let yaml = "id: aces\nname: Aces\nextends: standard\ndeck:\n  values: {A: 15\nmatch:\n  targets: [100]\n";
+    let (ok, text) = check(&dir, yaml, &[]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("variant.yaml:5:11: `values`: unclosed bracket '{'"),
+        "{text}"
+    );
+    assert!(!text.contains("whole number"), "{text}");
+}

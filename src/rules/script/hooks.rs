@@ -18,7 +18,7 @@ use crate::seat::{Seat, Side};
 
 use super::budget::metered;
 use super::compile::Script;
-use super::decode::{as_array, as_int, as_map, as_seat, field, hook_error};
+use super::decode::{as_array, as_int, as_map, as_seat, field, hook_error, shown_array};
 use super::failure::{budget_spent, describe_eval_error};
 use super::objects::{
     DealConstants, DealContext, DealerContext, LayoutContext, Object, RecordContext, SeatingContext,
@@ -267,7 +267,14 @@ impl Hooks for ScriptHooks {
                     field(point, "a table", &m, "players")?.clone(),
                 )?;
                 let [a, b] = players.as_slice() else {
-                    return Err(hook_error(point, "a table has two players"));
+                    return Err(hook_error(
+                        point,
+                        format!(
+                            "a table has two players; the hook returned {}: {}",
+                            players.len(),
+                            shown_array(&players)
+                        ),
+                    ));
                 };
                 Ok(TableSeating {
                     dealer,
