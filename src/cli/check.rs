@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::rules::Variant;
+use crate::rules::script::{HookTrace, trace_hooks};
 
 #[derive(Args, Clone, Debug, Default)]
 pub struct CheckArgs {
@@ -17,6 +18,23 @@ pub struct CheckArgs {
     /// Also load the rulesets of this directory (for `extends`).
     #[arg(long, value_name = "DIR")]
     pub rulesets: Option<PathBuf>,
+    /// Print each hook call of the sample games: its context, the script's `print` and `debug`
+    /// lines, and what it returned.
+    #[arg(long)]
+    pub trace: bool,
+}
+
+/// A traced step as `check --trace` prints it.
+fn traced(step: HookTrace) -> String {
+    match step {
+        HookTrace::Game(game) => format!("== {game}"),
+        HookTrace::Call { point, context } => format!("{point} <- {context}"),
+        HookTrace::Output(line) => format!("  | {line}"),
+        HookTrace::Returned { point, result } => match result {
+            Ok(value) => format!("{point} -> {value}"),
+            Err(e) => format!("{point} failed: {e}"),
+        },
+    }
 }
 
 /// The summary printed for a ruleset that loads.
@@ -54,7 +72,16 @@ pub fn summary(file: &str, v: &Variant) -> String {
 
 pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let catalog = super::rules::catalog(args.rulesets.as_deref())?;
-    let checked = catalog.check_file(&args.file);
+    let checked = if args.trace {
+        trace_hooks(
+            |step| {
+                let _ = writeln!(std::io::stdout(), "{}", traced(step));
+            },
+            || catalog.check_file(&args.file),
+        )
+    } else {
+        catalog.check_file(&args.file)
+    };
     match checked {
         Ok(v) => {
             let mut out = std::io::stdout().lock();

@@ -17,7 +17,7 @@ use super::content_hash::ContentHash;
 use super::cpu_clock;
 use super::error::{ErrorKind, RulesetError, in_file};
 use super::resolve::variant_of;
-use super::script::{Budget, with_budget};
+use super::script::{Budget, HookTrace, trace_step, with_budget};
 
 /// Sample games per option set at most, and all option sets together at most (each set plays at
 /// least one).
@@ -65,6 +65,7 @@ pub(super) fn sample_check(
                 }
             };
             for seed in 0..games {
+                trace_step(|| HookTrace::Game(format!("a sample game {with} (seed {seed})")));
                 let game = NewGame::seeded(variant.reference.clone(), seed);
                 let mut over = false;
                 let played = sample::play(

@@ -191,3 +191,43 @@ fn an_unclosed_flow_map_is_reported_as_yaml_syntax() {
     );
     assert!(!text.contains("whole number"), "{text}");
 }
+
+#[test]
+fn trace_prints_each_hook_call_its_output_and_its_result() {
+    let dir = temp_dir("trace");
+    std::fs::write(dir.join("variant.yaml"), HOOKED).unwrap();
+    let script = "fn knock_limit(ctx) {\n    print(`hand ${ctx.hand_number}`);\n    debug(ctx.upcard_suit);\n    if ctx.hand_number > 0 { 1 / 0 } else { 9 }\n}\n";
+    std::fs::write(dir.join("shrink.rhai"), script).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gin-rules"))
+        .args(["check", "--trace"])
+        .arg(dir.join("variant.yaml"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{text}");
+    let first: Vec<&str> = text.lines().take(5).collect();
+    assert_eq!(
+        first[0], "== a sample game without options (seed 0)",
+        "{text}"
+    );
+    assert!(first[1].starts_with("knock_limit <- #{"), "{text}");
+    assert!(first[1].contains("\"hand_number\": 0"), "{text}");
+    assert_eq!(first[2], "  | hand 0", "{text}");
+    assert!(
+        first[3].starts_with("  | \"") && first[3].len() == 7,
+        "{text}"
+    );
+    assert_eq!(first[4], "knock_limit -> 9", "{text}");
+    assert!(text.contains("  | hand 1\n"), "{text}");
+    assert!(
+        text.contains("knock_limit failed: shrink.rhai:4:32: Division by zero"),
+        "{text}"
+    );
+    assert!(
+        text.contains("== a sample game with option `hollywood` (seed 0)"),
+        "{text}"
+    );
+    // Without `--trace`, no trace.
+    let (_, plain) = check(&dir, HOOKED, &[("shrink.rhai", script)]);
+    assert!(!plain.contains("knock_limit <-"), "{plain}");
+}

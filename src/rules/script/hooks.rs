@@ -23,7 +23,7 @@ use super::failure::{budget_spent, describe_eval_error};
 use super::objects::{
     DealConstants, DealContext, DealerContext, LayoutContext, Object, RecordContext, SeatingContext,
 };
-use super::observe;
+use super::observe::{self, HookTrace};
 use super::point::HookPoint;
 use super::sandbox::ENGINE;
 
@@ -115,6 +115,11 @@ impl ScriptHooks {
             observe::show(point, &ctx.to_map());
         }
         let b = binding?;
+        let traced = observe::is_traced();
+        if traced {
+            let context = Dynamic::from_map(ctx.to_map()).to_string();
+            observe::trace(|| HookTrace::Call { point, context });
+        }
         let run = || {
             let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
             let call = |scope: &mut Scope<'static>| {
@@ -153,6 +158,13 @@ impl ScriptHooks {
             )),
             Err(_) => Err(hook_error(point, format!("{} crashed", b.script.name))),
         };
+        if traced {
+            let result = match &result {
+                Ok(v) => Ok(v.to_string()),
+                Err(e) => Err(e.message.clone()),
+            };
+            observe::trace(|| HookTrace::Returned { point, result });
+        }
         Some(result)
     }
 }
