@@ -28,7 +28,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
-const HOOKED: &str = "id: shrinking\nname: Shrinking\nextends: standard\nhooks:\n  knock_limit:\n    script: shrink.rhai\n";
+const HOOKED: &str = "id: shrinking\nname: Shrinking\nextends: standard\noptions:\n  oklahoma:\n    replaces: [knock_limit]\nhooks:\n  knock_limit:\n    script: shrink.rhai\n";
 
 #[test]
 fn every_schema_error_is_reported_in_one_pass() {
@@ -102,7 +102,7 @@ fn serve_refuses_rulesets_whose_hooks_fail_in_play_naming_every_file() {
     let rule = |id: &str, point: &str, body: &str| {
         std::fs::write(
             dir.join(format!("{id}.yaml")),
-            format!("id: {id}\nname: {id}\nextends: standard\nhooks:\n  {point}:\n    script: {id}.rhai\n"),
+            format!("id: {id}\nname: {id}\nextends: standard\noptions:\n  oklahoma: null\n  hollywood: null\nhooks:\n  {point}:\n    script: {id}.rhai\n"),
         )
         .unwrap();
         std::fs::write(dir.join(format!("{id}.rhai")), body).unwrap();

@@ -1046,7 +1046,7 @@ mod limits {
     #[test]
     fn the_sample_games_run_once_per_content_whether_checked_or_dealt() {
         let c = Catalog::builtin();
-        let yaml = "id: seven\nname: Seven\nextends: standard\nhooks:\n  record_result:\n    script: s.rhai\n";
+        let yaml = "id: seven\nname: Seven\nextends: standard\noptions:\n  hollywood:\n    replaces: [record_result]\nhooks:\n  record_result:\n    script: s.rhai\n";
         let bad = scripts(&[("s.rhai", "fn record_result(ctx) { 7 / 0 }\n")]);
         let first = c.check(yaml, &bad).unwrap_err();
         assert_eq!(c.sample_checks(), 1);
