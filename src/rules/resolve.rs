@@ -162,6 +162,13 @@ pub(super) fn variant_of(
                 Some((o.id.clone(), end))
             })
             .collect(),
+        option_replaces: offered()
+            .filter(|o| !o.replaces.is_empty())
+            .map(|o| {
+                let keys = o.replaces.iter().map(|r| r.value.clone()).collect();
+                (o.id.clone(), keys)
+            })
+            .collect(),
     })
 }
 

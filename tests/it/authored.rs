@@ -218,6 +218,11 @@ async fn an_option_may_replace_the_authors_hook_only_when_the_file_says_so() {
             .contains(&"hollywood".to_string()),
         "{detail}"
     );
+    let table = detail["rules_table"].to_string();
+    assert!(
+        table.contains("Option `hollywood` replaces this ruleset's `record_result` by the ruleset's leave (when chosen, its definition wins)."),
+        "{table}"
+    );
     let mut with = allowed.clone();
     with["options"] = json!(["hollywood"]);
     let (status, detail) = app.post("/v1/rulesets/check", &with).await;
@@ -228,6 +233,12 @@ async fn an_option_may_replace_the_authors_hook_only_when_the_file_says_so() {
         .cloned()
         .unwrap_or_default();
     assert_eq!(record["script"], "hollywood.rhai", "{detail}");
+    assert!(
+        detail["rules_table"]
+            .to_string()
+            .contains("(in force, its definition wins)"),
+        "{detail}"
+    );
     // A `replaces` entry the option does not set is named.
     let wrong = ruleset("options:\n  hollywood:\n    replaces: [next_dealer]\n");
     let (status, p) = app.post("/v1/rulesets/check", &wrong).await;
