@@ -142,7 +142,7 @@ impl Catalog {
     }
 
     /// Loads an authored ruleset (`POST /v1/rulesets/check`): the resolved ruleset without
-    /// options, or every problem found in it and in each of its options (at most
+    /// options, or every problem found in it, in each of its options and in its sample games (at most
     /// [`limits::MAX_ERRORS`], then a count of the rest). Cached by content hash.
     pub fn check(
         &self,

@@ -22,13 +22,14 @@ use super::script::{Budget, HookTrace, trace_step, with_budget};
 /// Sample games per option set at most, and all option sets together at most (each set plays at
 /// least one).
 const GAMES_PER_SET: u64 = 4;
-const GAMES_IN_ALL: u64 = 64;
-/// The most actions one sample game plays (a match to 250 takes a few hundred).
-const SAMPLE_STEPS: usize = 1_500;
+const GAMES_IN_ALL: u64 = 48;
+/// The most actions one sample game plays (a match to 100 takes about 200; a game cut short is
+/// no failure).
+const SAMPLE_STEPS: usize = 600;
 /// What one check may spend: the CPU time of the engine and the hooks together, and the hooks'
 /// operations.
 pub const CHECK_BUDGET: Budget = Budget {
-    time: Duration::from_millis(1_000),
+    time: Duration::from_millis(500),
     operations: 10_000_000,
 };
 
