@@ -1,6 +1,8 @@
 //! Sample games: a plain, deterministic player that goes out when it can, for the examples of
 //! the API document and for `gin-rules check`, which runs a ruleset's hooks in real games.
 
+use std::ops::ControlFlow;
+
 use crate::engine::hooks::Hooks;
 use crate::engine::{
     Action, ActionKind, DealError, Game, NewGame, Source, State, StepError, Stepped,
@@ -9,25 +11,28 @@ use crate::melds::least_deadwood;
 use crate::ruleset::Ruleset;
 
 /// Plays `game` for at most `max_steps` actions (or to the match's end), calling `seen` with the
-/// deal and after every action, and the legal actions offered before each. The first error ends it.
+/// deal and after every action, and the legal actions offered before each; `seen` may stop it.
+/// The first error ends it.
 pub fn play(
     rules: &Ruleset,
     hooks: &dyn Hooks,
     game: NewGame,
     max_steps: usize,
     greedy: bool,
-    mut seen: impl FnMut(&Stepped, &[Action]),
+    mut seen: impl FnMut(&Stepped, &[Action]) -> ControlFlow<()>,
 ) -> Result<(), SampleError> {
     let mut at = Game::deal(rules, hooks, game).map_err(SampleError::Deal)?;
     for _ in 0..max_steps {
         let legal = at.game.legal_actions();
-        seen(&at, &legal);
+        if seen(&at, &legal).is_break() {
+            return Ok(());
+        }
         let Some(action) = choose(rules, &at.game, &legal, greedy) else {
             return Ok(());
         };
         at = at.game.step(&action).map_err(SampleError::Step)?;
     }
-    seen(&at, &[]);
+    let _ = seen(&at, &[]);
     Ok(())
 }
 

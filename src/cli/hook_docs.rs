@@ -117,7 +117,9 @@ decide, in the shape of the decision, so a hook can return `ctx[\"default\"]` to
 not have is an error that names the field meant
 (`ctx.hand_nubmer`: \"no field `hand_nubmer`; did you mean `hand_number`?\"), and `gin-rules check`
 plays a few sample games of the ruleset, alone and with each option, so such a mistake shows
-before a game is dealt.
+before a game is dealt (so do `POST /v1/rulesets/check`, `serve --rulesets` and the first deal of
+an authored ruleset, which refuse it). `gin-rules check --trace` prints each call of the sample
+games: its context, the script's `print` and `debug` lines, and what it returned.
 
 The engine checks every decision before it uses it. A hook that fails, runs over its sandbox
 limits (operations, call depth, sizes, time) or returns something the checks refuse makes the

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use crate::allocation;
 use crate::ruleset::{AuthoredRuleset, RulesetRef};
@@ -18,6 +19,7 @@ use super::limits;
 use super::parse::without_schema_errors;
 use super::resolve::{check_base, variant_of};
 use super::script::unmetered;
+use super::sample_check::sample_check;
 use super::source::parse_source;
 use super::variant::Variant;
 
@@ -32,8 +34,10 @@ impl Catalog {
         let dir = files::dir_of(path);
         let scripts = files::read_dir(&dir, false)?.scripts;
         let file = path.display().to_string();
+        // Scripts are named as the file is: `x.rhai` beside `x.yaml`, `d/x.rhai` beside `d/x.yaml`.
+        let named_dir = path.parent().unwrap_or(Path::new(""));
         self.check(&yaml, &scripts).map_err(|errors| {
-            let mut errors = files::scripts_in(errors, &dir);
+            let mut errors = files::scripts_in(errors, named_dir);
             for e in &mut errors {
                 if e.path == AUTHORED_FILE {
                     e.path.clone_from(&file);
@@ -63,7 +67,8 @@ impl Catalog {
         entry
     }
 
-    /// Loads an authored ruleset: the limits first, then the file, then every option.
+    /// Loads an authored ruleset: the limits first, then the file, then every option, then the
+    /// sample games.
     fn load_authored(
         &self,
         authored: &Arc<AuthoredRuleset>,
@@ -91,6 +96,8 @@ impl Catalog {
         check_base(&base)?;
         let plain =
             variant_of(&base, &[], Some((authored.clone(), hash))).map_err(resolve_errors)?;
+        self.sample_checks.fetch_add(1, Ordering::Relaxed);
+        sample_check(&base, Some((authored.clone(), hash)), AUTHORED_FILE)?;
         Ok(Loaded {
             authored: authored.clone(),
             base,
@@ -144,7 +151,7 @@ impl Catalog {
     }
 
     /// Loads an authored ruleset (`POST /v1/rulesets/check`): the resolved ruleset without
-    /// options, or every problem found in it and in each of its options (at most
+    /// options, or every problem found in it, in each of its options and in its sample games (at most
     /// [`limits::MAX_ERRORS`], then a count of the rest). Cached by content hash.
     pub fn check(
         &self,

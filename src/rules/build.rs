@@ -257,9 +257,20 @@ pub(crate) fn build_ruleset(
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        let err = match (&mm.default_target, &mm.targets) {
+        // At the author's own line: of the two values, the one this file wrote (the other
+        // comes from a ruleset it extends), else the file itself.
+        let own = (
+            written_in(&mm.default_target, &base.file),
+            written_in(&mm.targets, &base.file),
+        );
+        let err = match own {
             (Some(l), _) => at(l, &base.file, ErrorKind::Conflict, msg),
-            (None, Some(l)) => at(l, &base.file, ErrorKind::Conflict, msg),
+            (None, Some(l)) => at(
+                l,
+                &base.file,
+                ErrorKind::Conflict,
+                format!("{msg}; set `match.default_target` to one of them"),
+            ),
             (None, None) => in_file(&base.file, ErrorKind::Conflict, msg),
         };
         c.errors.push(err.on(DEFAULT_TARGET));
@@ -345,6 +356,13 @@ pub(crate) fn refused_targets(
     } else {
         Err(errors)
     }
+}
+
+/// A value as `file` wrote it, not as a ruleset it extends did.
+fn written_in<'a, T>(value: &'a Option<Loc<T>>, file: &str) -> Option<&'a Loc<T>> {
+    value
+        .as_ref()
+        .filter(|l| l.file.as_deref().is_none_or(|f| f == file))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use crate::ruleset::RulesetRef;
@@ -17,6 +18,7 @@ use super::files;
 use super::info::RulesetInfo;
 use super::limits;
 use super::resolve::{check_base, variant_of};
+use super::sample_check::sample_check;
 use super::source::{Source, parse_source};
 use super::suggest::did_you_mean;
 use super::variant::Variant;
@@ -30,6 +32,8 @@ pub struct Catalog {
     pub(super) order: Vec<String>,
     variants: RwLock<HashMap<VariantKey, Arc<Variant>>>,
     pub(super) authored: Arc<AuthoredCache>,
+    /// Sample checks run so far (a cached verdict runs none).
+    pub(super) sample_checks: Arc<AtomicU64>,
 }
 
 /// A ruleset id and the options asked for.
@@ -51,6 +55,7 @@ impl Catalog {
             order: Vec::new(),
             variants: RwLock::new(HashMap::new()),
             authored: Arc::new(AuthoredCache::new(DEFAULT_CACHE_BYTES)),
+            sample_checks: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -59,6 +64,12 @@ impl Catalog {
     pub fn with_authored_cache_bytes(mut self, bytes: usize) -> Catalog {
         self.authored = Arc::new(AuthoredCache::new(bytes));
         self
+    }
+
+    /// How many rulesets this catalog has played sample games of ([`Catalog::check`], the first
+    /// use of an authored ruleset, [`Catalog::add_dir`]); a verdict found in the cache plays none.
+    pub fn sample_checks(&self) -> u64 {
+        self.sample_checks.load(Ordering::Relaxed)
     }
 
     /// What the cache of authored rulesets holds now.
@@ -103,15 +114,27 @@ impl Catalog {
     /// file loads and is added, or nothing is and every error is returned.
     pub fn add_dir(&mut self, dir: &Path) -> Result<(), Vec<RulesetError>> {
         let files = files::read_dir(dir, true)?;
-        self.add_files(&files.yaml, &files.scripts)
+        self.add(&files.yaml, &files.scripts, true)
             .map_err(|errors| files::scripts_in(errors, dir))
     }
 
-    /// Adds ruleset files `(file name, yaml)` that share `scripts`; all or nothing.
+    /// Adds ruleset files `(file name, yaml)` that share `scripts`; all or nothing. Unlike
+    /// [`Catalog::add_dir`], plays no sample games of them.
     pub fn add_files(
         &mut self,
         files: &[(String, String)],
         scripts: &BTreeMap<String, String>,
+    ) -> Result<(), Vec<RulesetError>> {
+        self.add(files, scripts, false)
+    }
+
+    /// Adds ruleset files; `sampled`: each also plays its sample games. Every problem of every
+    /// file, or nothing added.
+    fn add(
+        &mut self,
+        files: &[(String, String)],
+        scripts: &BTreeMap<String, String>,
+        sampled: bool,
     ) -> Result<(), Vec<RulesetError>> {
         let mut errors = Vec::new();
         let mut added = Vec::new();
@@ -151,13 +174,14 @@ impl Catalog {
             order: self.order.clone(),
             variants: RwLock::new(HashMap::new()),
             authored: Arc::new(AuthoredCache::new(0)),
+            sample_checks: self.sample_checks.clone(),
         };
         for s in &added {
             next.sources.insert(s.id().to_string(), s.clone());
             next.order.push(s.id().to_string());
         }
         for s in &added {
-            if let Err(mut e) = next.check_source(s) {
+            if let Err(mut e) = next.check_source(s, sampled) {
                 errors.append(&mut e);
             }
         }
@@ -213,9 +237,16 @@ impl Catalog {
         }
         Ok(variant)
     }
-    /// Checks that a source resolves, alone and with each option it offers.
-    fn check_source(&self, source: &Source) -> Result<(), Vec<RulesetError>> {
-        check_base(&self.base(source)?)
+    /// Checks that a source resolves, alone and with each option it offers, and when `sampled`
+    /// that its sample games play.
+    fn check_source(&self, source: &Source, sampled: bool) -> Result<(), Vec<RulesetError>> {
+        let base = self.base(source)?;
+        check_base(&base)?;
+        if sampled {
+            self.sample_checks.fetch_add(1, Ordering::Relaxed);
+            sample_check(&base, None, &source.file)?;
+        }
+        Ok(())
     }
 
     /// A source with its `extends` chain applied, before options.

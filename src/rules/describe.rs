@@ -248,6 +248,18 @@ fn other_options(v: &Variant) -> String {
         let reason = r.reason.trim().trim_end_matches('.');
         parts.push(format!("Not with `{}` ({reason}).", r.id));
     }
+    for (id, keys) in &v.option_replaces {
+        let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+        let wins = if v.options.iter().any(|o| o.id == *id) {
+            "in force, its definition wins"
+        } else {
+            "when chosen, its definition wins"
+        };
+        parts.push(format!(
+            "Option `{id}` replaces this ruleset's {} by the ruleset's leave ({wins}).",
+            keys.join(", ")
+        ));
+    }
     parts.join(" ")
 }
 

@@ -192,8 +192,17 @@ fn parse_spec(file: &str, yaml: &str) -> Result<RulesetSpec, Found> {
         );
         return Err((e, false));
     }
-    serde_saphyr::from_str_with_options::<RulesetSpec>(yaml, yaml_options())
-        .map_err(|e| yaml_error(file, yaml, &e))
+    serde_saphyr::from_str_with_options::<RulesetSpec>(yaml, yaml_options()).map_err(|e| {
+        // The spec is read as the text is scanned, so a value of the wrong type can be met
+        // before a syntax error that explains it (`values: {A: 15` then the next key): the
+        // syntax, read alone, comes first.
+        let syntax =
+            serde_saphyr::from_str_with_options::<serde::de::IgnoredAny>(yaml, yaml_options());
+        match syntax.map_err(|s| yaml_error(file, yaml, &s)) {
+            Err(found) if found.0.kind == ErrorKind::Syntax => found,
+            _ => yaml_error(file, yaml, &e),
+        }
+    })
 }
 
 /// The text with the lines of its schema errors blanked (see [`parse_spec_all`]): what is left

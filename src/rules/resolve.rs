@@ -20,6 +20,7 @@ use super::variant::Variant;
 /// linear in the number of options.
 pub(super) fn check_base(base: &Base) -> Result<(), Vec<RulesetError>> {
     let mut errors = check_option_specs(base);
+    errors.extend(check_replacements(base));
     if let Err(e) = rules_with(base, &[]) {
         errors.extend(e);
     }
@@ -161,6 +162,13 @@ pub(super) fn variant_of(
                 Some((o.id.clone(), end))
             })
             .collect(),
+        option_replaces: offered()
+            .filter(|o| !o.replaces.is_empty())
+            .map(|o| {
+                let keys = o.replaces.iter().map(|r| r.value.clone()).collect();
+                (o.id.clone(), keys)
+            })
+            .collect(),
     })
 }
 
@@ -186,6 +194,58 @@ fn option_info(o: &OptionEntry) -> OptionInfo {
             .map(|(k, _)| k.clone())
             .collect(),
     }
+}
+
+/// Options compose in the open: an option defined by another file may replace a hook point or
+/// field that the ruleset's own file sets only when that file lets it (`replaces`), and every
+/// entry of `replaces` names something the option does set.
+fn check_replacements(base: &Base) -> Vec<RulesetError> {
+    let mut errors = Vec::new();
+    for o in base.options.values() {
+        if o.spec.incompatible.is_some() {
+            continue;
+        }
+        let writes = o.writes();
+        let allowed = |key: &str| o.replaces.iter().any(|r| r.value == key);
+        if *o.file != *base.file {
+            for w in base.own.iter().filter(|w| writes.contains(&w.key)) {
+                if allowed(&w.key) {
+                    continue;
+                }
+                errors.push(
+                    at(
+                        &w.place,
+                        &base.file,
+                        ErrorKind::Conflict,
+                        format!(
+                            "option `{id}` replaces `{key}`, which this ruleset sets; if it may, write `options: {{{id}: {{replaces: [{key}]}}}}`, else refuse it (`options: {{{id}: null}}`)",
+                            id = o.id,
+                            key = w.key
+                        ),
+                    )
+                    .on(w.key.clone()),
+                );
+            }
+        }
+        for r in o.replaces.iter().filter(|r| !writes.contains(&r.value)) {
+            let field = format!("options.{}.replaces", o.id);
+            errors.push(
+                at(
+                    r,
+                    &base.file,
+                    ErrorKind::UnknownReference,
+                    format!(
+                        "`{field}`: option `{}` does not set `{}` (it sets: {})",
+                        o.id,
+                        shown(&r.value),
+                        writes.join(", ")
+                    ),
+                )
+                .on(field),
+            );
+        }
+    }
+    errors
 }
 
 /// `conflicts_with` names options that exist.

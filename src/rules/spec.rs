@@ -151,8 +151,38 @@ macro_rules! section {
                     self.$field = Some(v.clone().in_file(file));
                 } )*
             }
+
+            /// The fields this spec sets, as `section.field` keys with their places.
+            #[allow(dead_code)]
+            pub(crate) fn written(&self, section: &str, out: &mut Vec<Written>) {
+                $( if let Some(v) = &self.$field {
+                    out.push(Written::at(format!("{section}.{}", stringify!($field)), v));
+                } )*
+            }
         }
     };
+}
+
+/// A field or hook point a file sets, with its place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Written {
+    /// `knocking.knock_limit`, `deck.values.A`, or a hook point (`record_result`).
+    pub key: String,
+    pub place: Loc<()>,
+}
+
+impl Written {
+    pub(crate) fn at<T>(key: String, loc: &Loc<T>) -> Written {
+        Written {
+            key,
+            place: Loc {
+                value: (),
+                line: loc.line,
+                column: loc.column,
+                file: loc.file.clone(),
+            },
+        }
+    }
 }
 
 section! {
@@ -475,6 +505,26 @@ with_sections! {
         /// reason a player reads.
         #[serde(default)]
         refuses_targets: Option<BTreeMap<String, Loc<String>>>,
+        /// The hook points (`record_result`) and fields (`knocking.knock_limit`) of this file
+        /// that the option, defined by a ruleset this one extends, may replace when chosen.
+        /// Without it, an option that would replace what this file sets is refused. Written
+        /// alone under an inherited option's id, it amends that option and keeps its definition.
+        #[serde(default)]
+        replaces: Option<Vec<Loc<String>>>,
+    }
+}
+
+impl OptionSpec {
+    /// Only `replaces` is written: an amendment of an inherited option, not a new definition.
+    pub(crate) fn only_replaces(&self) -> bool {
+        self.replaces.is_some()
+            && self.name.is_none()
+            && self.summary.is_none()
+            && self.conflicts_with.is_none()
+            && self.incompatible.is_none()
+            && self.refuses_targets.is_none()
+            && self.hooks.is_none()
+            && self.sections() == Sections::default()
     }
 }
 
@@ -495,6 +545,28 @@ pub struct Sections {
 }
 
 impl Sections {
+    /// Every field these sections set (`deck.values.A`, `knocking.knock_limit`), with its place.
+    pub(crate) fn written(&self) -> Vec<Written> {
+        let mut out = Vec::new();
+        if let Some(values) = &self.deck.values {
+            for (rank, v) in values.ranks() {
+                if let Some(v) = v {
+                    out.push(Written::at(format!("deck.values.{rank}"), v));
+                }
+            }
+        }
+        self.melds.written("melds", &mut out);
+        self.deal.written("deal", &mut out);
+        self.turns.written("turns", &mut out);
+        self.knocking.written("knocking", &mut out);
+        self.scoring.written("scoring", &mut out);
+        self.lay_offs.written("lay_offs", &mut out);
+        self.stock.written("stock", &mut out);
+        self.dealer.written("dealer", &mut out);
+        self.match_.written("match", &mut out);
+        out
+    }
+
     /// Applies `over` on top of these sections; values it sets are attributed to `file`.
     pub(crate) fn overlay(&mut self, over: &Sections, file: &Arc<str>) {
         self.deck.overlay(&over.deck, file);

@@ -35,6 +35,9 @@ pub struct Variant {
     pub content_hash: Option<ContentHash>,
     /// Offered options that set the end of the stock, and to what (for the rules table).
     pub(super) option_stock_ends: Vec<(String, StockEnd)>,
+    /// Offered options that replace hook points or fields the ruleset's own file sets, by its
+    /// leave (`replaces`), and what (for the rules table).
+    pub(super) option_replaces: Vec<(String, Vec<String>)>,
 }
 
 impl fmt::Debug for Variant {

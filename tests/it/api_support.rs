@@ -42,6 +42,25 @@ pub async fn client_with(
     Client { app }
 }
 
+/// A server that also plays the ruleset `authored` (`{"yaml", "scripts"}`) by its id, added
+/// without the sample games a check plays: for tests of hooks that fail in play.
+pub fn state_with_unsampled(authored: &Value) -> AppState {
+    let mut catalog = Catalog::builtin();
+    let yaml = authored["yaml"].as_str().unwrap_or_default().to_string();
+    let scripts = authored["scripts"]
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Err(e) = catalog.add_files(&[("ruleset.yaml".to_string(), yaml)], &scripts) {
+        panic!("{e:#?}");
+    }
+    AppState::new(catalog, None)
+}
+
 pub fn state_with_secret(secret: Option<&[u8]>) -> AppState {
     AppState::new(
         Catalog::builtin(),

@@ -28,7 +28,7 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
-const HOOKED: &str = "id: shrinking\nname: Shrinking\nextends: standard\nhooks:\n  knock_limit:\n    script: shrink.rhai\n";
+const HOOKED: &str = "id: shrinking\nname: Shrinking\nextends: standard\noptions:\n  oklahoma:\n    replaces: [knock_limit]\nhooks:\n  knock_limit:\n    script: shrink.rhai\n";
 
 #[test]
 fn every_schema_error_is_reported_in_one_pass() {
@@ -94,4 +94,140 @@ fn runaway_and_out_of_range_hooks_fail_the_check() {
         &[("shrink.rhai", "fn knock_limit(ctx) { ctx[\"default\"] }\n")],
     );
     assert!(ok, "{text}");
+}
+
+#[test]
+fn serve_refuses_rulesets_whose_hooks_fail_in_play_naming_every_file() {
+    let dir = temp_dir("serve");
+    let rule = |id: &str, point: &str, body: &str| {
+        std::fs::write(
+            dir.join(format!("{id}.yaml")),
+            format!("id: {id}\nname: {id}\nextends: standard\noptions:\n  oklahoma: null\n  hollywood: null\nhooks:\n  {point}:\n    script: {id}.rhai\n"),
+        )
+        .unwrap();
+        std::fs::write(dir.join(format!("{id}.rhai")), body).unwrap();
+    };
+    rule(
+        "seven-up",
+        "record_result",
+        "fn record_result(ctx) {\n    let sevens = 0;\n    ctx.hand_number / sevens\n}\n",
+    );
+    rule("no-limit", "knock_limit", "fn knock_limit(ctx) { -3 }\n");
+    let dir_arg = dir.display().to_string();
+    let err = crate::processes::Server::refusal(&["--rulesets", &dir_arg], &[]);
+    for expected in [
+        "seven-up.yaml: a sample game without options (seed 0): hook record_result failed: seven-up.rhai:3:21: Division by zero",
+        "no-limit.yaml: a sample game without options (seed 0): hook knock_limit failed: the knock limit -3 is out of range",
+    ] {
+        assert!(err.contains(expected), "no `{expected}` in:\n{err}");
+    }
+}
+
+#[test]
+fn a_seating_of_three_players_at_a_table_says_what_the_hook_returned() {
+    let dir = temp_dir("seating");
+    let yaml = "id: crowded\nname: Crowded\nextends: three-player\nhooks:\n  seating:\n    script: seat.rhai\n";
+    let script = "fn seating(ctx) {\n    [#{dealer: ctx.dealer, players: [0, 1, 2]}]\n}\n";
+    let (ok, text) = check(&dir, yaml, &[("seat.rhai", script)]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains(
+            "hook seating failed: a table has two players; the hook returned 3: [0, 1, 2]"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_default_target_left_behind_by_new_targets_is_placed_in_the_authors_file() {
+    let dir = temp_dir("default-target");
+    let yaml = "id: to-150\nname: To 150\nextends: standard\nmatch:\n  targets: [150]\n";
+    let (ok, text) = check(&dir, yaml, &[]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("variant.yaml:5:12: `match.default_target` (100 points) is not one of `match.targets` (150 points); set `match.default_target` to one of them"),
+        "{text}"
+    );
+    assert!(!text.contains("standard.yaml"), "{text}");
+}
+
+#[test]
+fn scripts_beside_a_bare_file_name_are_named_bare() {
+    let dir = temp_dir("bare");
+    std::fs::write(dir.join("variant.yaml"), HOOKED).unwrap();
+    std::fs::write(dir.join("shrink.rhai"), "fn knock_limit(ctx) { 1 / 0 }\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gin-rules"))
+        .current_dir(&dir)
+        .args(["check", "variant.yaml"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{text}");
+    assert!(
+        text.contains("hook knock_limit failed: shrink.rhai:1:25: Division by zero"),
+        "{text}"
+    );
+    // A syntax error in the script is placed in it, named the same way.
+    std::fs::write(dir.join("shrink.rhai"), "fn knock_limit(ctx) { 1 +* 0 }\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gin-rules"))
+        .current_dir(&dir)
+        .args(["check", "variant.yaml"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(text.starts_with("shrink.rhai:1:"), "{text}");
+    assert!(!text.contains("./"), "{text}");
+}
+
+#[test]
+fn an_unclosed_flow_map_is_reported_as_yaml_syntax() {
+    let dir = temp_dir("unclosed");
+    let yaml = "id: aces\nname: Aces\nextends: standard\ndeck:\n  values: {A: 15\nmatch:\n  targets: [100]\n";
+    let (ok, text) = check(&dir, yaml, &[]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("variant.yaml:5:11: `values`: unclosed bracket '{'"),
+        "{text}"
+    );
+    assert!(!text.contains("whole number"), "{text}");
+}
+
+#[test]
+fn trace_prints_each_hook_call_its_output_and_its_result() {
+    let dir = temp_dir("trace");
+    std::fs::write(dir.join("variant.yaml"), HOOKED).unwrap();
+    let script = "fn knock_limit(ctx) {\n    print(`hand ${ctx.hand_number}`);\n    debug(ctx.upcard_suit);\n    if ctx.hand_number > 0 { 1 / 0 } else { 9 }\n}\n";
+    std::fs::write(dir.join("shrink.rhai"), script).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gin-rules"))
+        .args(["check", "--trace"])
+        .arg(dir.join("variant.yaml"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{text}");
+    let first: Vec<&str> = text.lines().take(5).collect();
+    assert_eq!(
+        first[0], "== a sample game without options (seed 0)",
+        "{text}"
+    );
+    assert!(first[1].starts_with("knock_limit <- #{"), "{text}");
+    assert!(first[1].contains("\"hand_number\": 0"), "{text}");
+    assert_eq!(first[2], "  | hand 0", "{text}");
+    assert!(
+        first[3].starts_with("  | \"") && first[3].len() == 7,
+        "{text}"
+    );
+    assert_eq!(first[4], "knock_limit -> 9", "{text}");
+    assert!(text.contains("  | hand 1\n"), "{text}");
+    assert!(
+        text.contains("knock_limit failed: shrink.rhai:4:32: Division by zero"),
+        "{text}"
+    );
+    assert!(
+        text.contains("== a sample game with option `hollywood` (seed 0)"),
+        "{text}"
+    );
+    // Without `--trace`, no trace.
+    let (_, plain) = check(&dir, HOOKED, &[("shrink.rhai", script)]);
+    assert!(!plain.contains("knock_limit <-"), "{plain}");
 }

@@ -64,7 +64,7 @@ fn seeds() -> Vec<(String, BTreeMap<String, String>)> {
             scripts(&["four-player.rhai", "four-player-tournament.rhai"]),
         ),
         (
-            "id: shrinking\nname: Shrinking\nextends: standard\nhooks:\n  knock_limit:\n    script: s.rhai\n    rule: one less each hand\n".into(),
+            "id: shrinking\nname: Shrinking\nextends: standard\noptions:\n  oklahoma:\n    replaces: [knock_limit]\nhooks:\n  knock_limit:\n    script: s.rhai\n    rule: one less each hand\n".into(),
             [(
                 "s.rhai".to_string(),
                 "fn knock_limit(ctx) {\n  let l = 10 - ctx.hand_number;\n  if l < 5 { 5 } else { l }\n}\n".to_string(),

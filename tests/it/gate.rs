@@ -204,7 +204,7 @@ async fn a_deal_whose_state_would_not_fit_the_next_request_is_refused() {
 
 /// A ruleset whose `knock_limit` and `score_multiplier` each count to `n` from the second hand on.
 fn counting_ruleset(n: u32) -> Value {
-    let yaml = "id: counting-gin\nname: Counting Gin\nsummary: Hooks that count.\nextends: standard\nhooks:\n  knock_limit:\n    script: count.rhai\n    rule: counts first\n  score_multiplier:\n    script: count.rhai\n    rule: counts first\n";
+    let yaml = "id: counting-gin\nname: Counting Gin\nsummary: Hooks that count.\nextends: standard\noptions:\n  oklahoma:\n    replaces: [knock_limit, score_multiplier]\nhooks:\n  knock_limit:\n    script: count.rhai\n    rule: counts first\n  score_multiplier:\n    script: count.rhai\n    rule: counts first\n";
     let script = format!(
         "private fn count(ctx) {{\n    if ctx.hand_number >= 1 {{\n        let i = 0;\n        while i < {n} {{ i += 1; }}\n    }}\n}}\n\
          fn knock_limit(ctx) {{ count(ctx); ctx[\"default\"] }}\n\
@@ -245,13 +245,15 @@ where
 async fn the_hooks_of_a_request_share_one_budget() {
     // Each hook alone stays under the per-call limit of 100 000 operations; the two together
     // need more than the 100 000 this server gives a request.
+    // Added to the server unchecked: the sample games of a check would spend far more.
     let ruleset = counting_ruleset(10_000);
     let tight =
-        client_with(state_with_secret(None).with_limits(limits_with_operations(100_000))).await;
+        client_with(state_with_unsampled(&ruleset).with_limits(limits_with_operations(100_000)))
+            .await;
     let (status, snap) = tight
         .post(
             "/v1/games",
-            &json!({"ruleset": ruleset, "seed": 3, "target": 100}),
+            &json!({"ruleset": "counting-gin", "seed": 3, "target": 100}),
         )
         .await;
     assert_eq!(status, 201, "{snap}");
@@ -288,7 +290,7 @@ async fn the_hooks_of_a_request_share_one_budget() {
     assert_eq!(view["phase"], "over");
 
     // With the default budget the same step deals the next hand.
-    let roomy = Client::new(false).await;
+    let roomy = client_with(state_with_unsampled(&ruleset)).await;
     let next_hand = roomy.step(&snap, &next).await;
     assert_eq!(next_hand["status"], "in_progress");
     assert!(
@@ -344,7 +346,7 @@ fn deal_logging(yaml: &str, scripts: Value, level: tracing::Level) -> (String, b
 
 #[test]
 fn script_output_is_logged_at_debug_level_cut_and_capped() {
-    let yaml = "id: chatty-gin\nname: Chatty Gin\nsummary: Prints.\nextends: standard\nhooks:\n  knock_limit:\n    script: chatty.rhai\n    rule: prints\n";
+    let yaml = "id: chatty-gin\nname: Chatty Gin\nsummary: Prints.\nextends: standard\noptions:\n  oklahoma:\n    replaces: [knock_limit]\nhooks:\n  knock_limit:\n    script: chatty.rhai\n    rule: prints\n";
     let script = "fn knock_limit(ctx) {\n    let line = \"ab\";\n    line.pad(1000, \"cd\");\n    for i in 0..500 { print(line); debug(i); }\n    ctx[\"default\"]\n}\n";
     let scripts = json!({"chatty.rhai": script});
 
@@ -391,7 +393,7 @@ async fn strings_cannot_grow_past_the_limit() {
         ("pad", "let a = \"\";\n    a.pad(100000, \"xyz\");"),
         ("pad-wide", "let a = \"\";\n    a.pad(8000, '\u{1F600}');"),
     ] {
-        let yaml = "id: growing-gin\nname: Growing Gin\nsummary: Grows a string.\nextends: standard\nhooks:\n  knock_limit:\n    script: grow.rhai\n    rule: grows\n";
+        let yaml = "id: growing-gin\nname: Growing Gin\nsummary: Grows a string.\nextends: standard\noptions:\n  oklahoma:\n    replaces: [knock_limit]\nhooks:\n  knock_limit:\n    script: grow.rhai\n    rule: grows\n";
         let script = format!("fn knock_limit(ctx) {{\n    {body}\n    10\n}}\n");
         let (status, p) = app
             .post(
@@ -399,15 +401,16 @@ async fn strings_cannot_grow_past_the_limit() {
                 &json!({"ruleset": {"yaml": yaml, "scripts": {"grow.rhai": script}}, "seed": 1}),
             )
             .await;
+        // The check of its first use plays the hook in sample games, where it fails.
         assert_eq!(status, 422, "{name}: {p}");
-        assert_eq!(p["type"], "script-error", "{name}: {p}");
+        assert_eq!(p["type"], "invalid-ruleset", "{name}: {p}");
         assert!(
             p["detail"].as_str().unwrap().contains("strings 8192 bytes"),
             "{name}: {p}"
         );
     }
     // Growth within the limit works as in Rhai, and an empty padding ends.
-    let yaml = "id: tidy-gin\nname: Tidy Gin\nsummary: Small strings.\nextends: standard\nhooks:\n  knock_limit:\n    script: tidy.rhai\n    rule: checks strings\n";
+    let yaml = "id: tidy-gin\nname: Tidy Gin\nsummary: Small strings.\nextends: standard\noptions:\n  oklahoma:\n    replaces: [knock_limit]\nhooks:\n  knock_limit:\n    script: tidy.rhai\n    rule: checks strings\n";
     let script = r#"fn knock_limit(ctx) {
     let s = "hello";
     s.replace("l", "LL");

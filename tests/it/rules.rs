@@ -22,6 +22,26 @@ fn scripts(list: &[(&str, &str)]) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// Loads a ruleset whose hooks are called by hand in a test, without the sample games a check
+/// plays (which a hook made to fail would not pass).
+fn unsampled(yaml: &str, list: &[(&str, &str)]) -> Arc<Variant> {
+    let mut c = Catalog::builtin();
+    if let Err(e) = c.add_files(
+        &[("ruleset.yaml".to_string(), yaml.to_string())],
+        &scripts(list),
+    ) {
+        panic!("{e:#?}");
+    }
+    let id = yaml
+        .lines()
+        .find_map(|l| l.strip_prefix("id: "))
+        .unwrap_or_default();
+    match c.resolve(&RulesetRef::named(id.to_string())) {
+        Ok(v) => v,
+        Err(e) => panic!("{e:#?}"),
+    }
+}
+
 /// Checks an authored ruleset that must fail and returns its errors (what a check costs is
 /// measured by `benches/limits.rs`, not here: a timed test fails on a busy machine).
 fn errors_of(yaml: &str, list: &[(&str, &str)]) -> Vec<RulesetError> {
@@ -66,10 +86,7 @@ fn multiplier(hooks: &dyn Hooks, upcard: &str) -> Result<u32, HookError> {
 /// A ruleset with one hook script, for sandbox tests.
 fn with_hook(script: &str) -> Arc<Variant> {
     let yaml = "id: hooked\nname: Hooked\nhooks:\n  knock_limit:\n    script: h.rhai\n";
-    match Catalog::builtin().check(yaml, &scripts(&[("h.rhai", script)])) {
-        Ok(v) => v,
-        Err(e) => panic!("{e:#?}"),
-    }
+    unsampled(yaml, &[("h.rhai", script)])
 }
 
 /// Runs the knock-limit hook of `script`, which must fail; returns the message.
@@ -421,9 +438,7 @@ mod hollywood {
     /// A ruleset whose `record_result` is `script`.
     fn recording(script: &str) -> Arc<Variant> {
         let yaml = "id: x\nname: X\nhooks:\n  record_result:\n    script: h.rhai\n";
-        Catalog::builtin()
-            .check(yaml, &scripts(&[("h.rhai", script)]))
-            .unwrap_or_else(|e| panic!("{e:#?}"))
+        unsampled(yaml, &[("h.rhai", script)])
     }
 
     #[test]
@@ -1036,6 +1051,33 @@ mod limits {
     }
 
     #[test]
+    fn the_sample_games_run_once_per_content_whether_checked_or_dealt() {
+        let c = Catalog::builtin();
+        let yaml = "id: seven\nname: Seven\nextends: standard\noptions:\n  hollywood:\n    replaces: [record_result]\nhooks:\n  record_result:\n    script: s.rhai\n";
+        let bad = scripts(&[("s.rhai", "fn record_result(ctx) { 7 / 0 }\n")]);
+        let first = c.check(yaml, &bad).unwrap_err();
+        assert_eq!(c.sample_checks(), 1);
+        assert!(first[0].message.contains("Division by zero"), "{first:#?}");
+        // Checked again, or dealt: the verdict comes from the cache.
+        assert_eq!(c.check(yaml, &bad).unwrap_err(), first);
+        let authored = Arc::new(gin_rules::ruleset::AuthoredRuleset {
+            yaml: yaml.to_string(),
+            scripts: bad,
+        });
+        let r = RulesetRef {
+            id: "seven".into(),
+            options: vec!["oklahoma".into()],
+            authored: Some(authored),
+        };
+        assert_eq!(c.resolve(&r).unwrap_err().code(), "invalid-ruleset");
+        assert_eq!(c.sample_checks(), 1);
+        let good = scripts(&[("s.rhai", "fn record_result(ctx) { ctx[\"default\"] }\n")]);
+        c.check(yaml, &good).unwrap();
+        c.check(yaml, &good).unwrap();
+        assert_eq!(c.sample_checks(), 2);
+    }
+
+    #[test]
     fn a_checked_ruleset_is_cached_by_content_and_shares_its_text() {
         let c = Catalog::builtin();
         let yaml = "id: quick\nname: Quick\nextends: standard\n";
@@ -1146,10 +1188,7 @@ mod contexts {
     []
 }
 "#;
-        let v = match Catalog::builtin().check(yaml, &scripts(&[("h.rhai", script)])) {
-            Ok(v) => v,
-            Err(e) => panic!("{e:#?}"),
-        };
+        let v = unsampled(yaml, &[("h.rhai", script)]);
         let mut layout = MatchLayout::individual(2);
         layout.games = 2;
         let game = |points: [i64; 2], closed| GameScore {

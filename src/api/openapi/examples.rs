@@ -3,6 +3,7 @@
 //! never written by hand.
 
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 
 use serde_json::{Map, Value, json};
 
@@ -98,6 +99,7 @@ pub fn collect() -> Examples {
                             .entry(action.type_name().to_string())
                             .or_insert_with(|| serde_json::to_value(action).unwrap_or(Value::Null));
                     }
+                    ControlFlow::Continue(())
                 },
             );
         }

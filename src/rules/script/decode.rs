@@ -15,6 +15,27 @@ pub(super) fn hook_error(point: HookPoint, message: impl Into<String>) -> HookEr
     }
 }
 
+/// An array a script returned, as a message shows it: its first few values, each cut short.
+pub(super) fn shown_array(values: &[Dynamic]) -> String {
+    const SHOWN: usize = 8;
+    const CHARS: usize = 24;
+    let mut parts: Vec<String> = values
+        .iter()
+        .take(SHOWN)
+        .map(|v| {
+            let text = v.to_string();
+            match text.char_indices().nth(CHARS) {
+                Some((cut, _)) => format!("{}...", &text[..cut]),
+                None => text,
+            }
+        })
+        .collect();
+    if values.len() > SHOWN {
+        parts.push("...".to_string());
+    }
+    format!("[{}]", parts.join(", "))
+}
+
 /// Reads an integer a script returned, within `lo..=hi`.
 pub(super) fn as_int(
     point: HookPoint,

@@ -15,7 +15,7 @@ use super::point::HookPoint;
 /// The failure of a call that found the request's budget spent.
 pub(super) fn budget_spent(b: Budget) -> String {
     format!(
-        "the hooks of this request ran over their shared budget ({} ms, {} operations)",
+        "the hooks ran over their shared budget of a request or a ruleset check ({} ms, {} operations)",
         b.time.as_millis(),
         b.operations
     )

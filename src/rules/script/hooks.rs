@@ -18,13 +18,13 @@ use crate::seat::{Seat, Side};
 
 use super::budget::metered;
 use super::compile::Script;
-use super::decode::{as_array, as_int, as_map, as_seat, field, hook_error};
+use super::decode::{as_array, as_int, as_map, as_seat, field, hook_error, shown_array};
 use super::failure::{budget_spent, describe_eval_error};
 use super::objects::{
     DealConstants, DealContext, DealerContext, HandContext, LayoutContext, Object, RecordContext,
     SeatingContext,
 };
-use super::observe;
+use super::observe::{self, HookTrace};
 use super::point::HookPoint;
 use super::sandbox::ENGINE;
 
@@ -116,6 +116,11 @@ impl ScriptHooks {
             observe::show(point, &ctx.to_map());
         }
         let b = binding?;
+        let traced = observe::is_traced();
+        if traced {
+            let context = Dynamic::from_map(ctx.to_map()).to_string();
+            observe::trace(|| HookTrace::Call { point, context });
+        }
         let run = || {
             let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
             let call = |scope: &mut Scope<'static>| {
@@ -154,6 +159,13 @@ impl ScriptHooks {
             )),
             Err(_) => Err(hook_error(point, format!("{} crashed", b.script.name))),
         };
+        if traced {
+            let result = match &result {
+                Ok(v) => Ok(v.to_string()),
+                Err(e) => Err(e.message.clone()),
+            };
+            observe::trace(|| HookTrace::Returned { point, result });
+        }
         Some(result)
     }
 }
@@ -268,7 +280,14 @@ impl Hooks for ScriptHooks {
                     field(point, "a table", &m, "players")?.clone(),
                 )?;
                 let [a, b] = players.as_slice() else {
-                    return Err(hook_error(point, "a table has two players"));
+                    return Err(hook_error(
+                        point,
+                        format!(
+                            "a table has two players; the hook returned {}: {}",
+                            players.len(),
+                            shown_array(&players)
+                        ),
+                    ));
                 };
                 Ok(TableSeating {
                     dealer,

@@ -38,5 +38,6 @@ pub use limits::{
     MAX_ARRAY, MAX_CALL_LEVELS, MAX_CALL_TIME, MAX_MAP, MAX_OPERATIONS, MAX_PRINT_CHARS,
     MAX_PRINT_LINES, MAX_SCRIPT_BYTES, MAX_STRING,
 };
-pub use observe::observe_contexts;
+pub(crate) use observe::trace as trace_step;
+pub use observe::{HookTrace, observe_contexts, trace_hooks};
 pub use point::HookPoint;

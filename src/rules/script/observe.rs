@@ -45,3 +45,56 @@ pub(super) fn show(point: HookPoint, ctx: &Map) {
         }
     });
 }
+
+/// One step of a traced run ([`trace_hooks`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HookTrace {
+    /// A sample game starts: which, in words.
+    Game(String),
+    /// A script is called with this context.
+    Call { point: HookPoint, context: String },
+    /// A script's `print` or `debug` line.
+    Output(String),
+    /// What the script returned (before the engine checks it), or how it failed.
+    Returned {
+        point: HookPoint,
+        result: Result<String, String>,
+    },
+}
+
+type Tracer = Box<dyn FnMut(HookTrace)>;
+
+thread_local! {
+    static TRACER: RefCell<Option<Tracer>> = const { RefCell::new(None) };
+}
+
+/// Runs `run` with every hook call on this thread, its context, its `print`/`debug` output and
+/// its result shown to `trace` (`gin-rules check --trace`). Output is not cut to the lines a
+/// budget allows.
+pub fn trace_hooks<R>(trace: impl FnMut(HookTrace) + 'static, run: impl FnOnce() -> R) -> R {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            TRACER.with(|t| t.replace(None));
+        }
+    }
+    TRACER.with(|t| t.replace(Some(Box::new(trace))));
+    let _reset = Reset;
+    run()
+}
+
+/// Someone traces the hook calls on this thread.
+pub(crate) fn is_traced() -> bool {
+    TRACER.with(|t| t.try_borrow().is_ok_and(|t| t.is_some()))
+}
+
+/// Shows `step` to the tracer, if any.
+pub(crate) fn trace(step: impl FnOnce() -> HookTrace) {
+    TRACER.with(|t| {
+        if let Ok(mut t) = t.try_borrow_mut()
+            && let Some(tracer) = t.as_mut()
+        {
+            tracer(step());
+        }
+    });
+}

@@ -19,6 +19,7 @@ use super::limits::{
     MAX_STRING,
 };
 use super::objects;
+use super::observe::{HookTrace, is_traced, trace};
 use super::strings::guard_string_growth;
 
 /// The one engine, built on first use.
@@ -66,7 +67,9 @@ fn sandbox() -> Engine {
 /// and with control characters escaped, while lines are left for this call or budget.
 fn log_script_line(text: &str, source: Option<&str>, line: Option<usize>) {
     let left = take_print_line();
-    if left == 0 || !tracing::enabled!(target: "gin_rules::script", tracing::Level::DEBUG) {
+    let traced = is_traced();
+    let logged = left > 0 && tracing::enabled!(target: "gin_rules::script", tracing::Level::DEBUG);
+    if !logged && !traced {
         return;
     }
     let mut cut = String::with_capacity(text.len().min(MAX_PRINT_CHARS * 2));
@@ -79,6 +82,12 @@ fn log_script_line(text: &str, source: Option<&str>, line: Option<usize>) {
     }
     if text.chars().nth(MAX_PRINT_CHARS).is_some() {
         cut.push_str("...");
+    }
+    if traced {
+        trace(|| HookTrace::Output(cut.clone()));
+    }
+    if !logged {
+        return;
     }
     tracing::debug!(
         target: "gin_rules::script",

@@ -468,7 +468,7 @@ async fn unknown_paths_and_methods_are_problems() {
 
 fn looping_ruleset(from_hand: u32) -> Value {
     json!({
-        "yaml": "id: loop-gin\nname: Loop Gin\nsummary: A knock limit hook that never ends.\nextends: standard\nhooks:\n  knock_limit:\n    script: loop.rhai\n    rule: loops from a later hand\n",
+        "yaml": "id: loop-gin\nname: Loop Gin\nsummary: A knock limit hook that never ends.\nextends: standard\noptions:\n  oklahoma:\n    replaces: [knock_limit]\nhooks:\n  knock_limit:\n    script: loop.rhai\n    rule: loops from a later hand\n",
         "scripts": {
             "loop.rhai": format!("fn knock_limit(ctx) {{\n    if ctx.hand_number >= {from_hand} {{\n        loop {{ }}\n    }}\n    10\n}}\n")
         }
@@ -477,6 +477,7 @@ fn looping_ruleset(from_hand: u32) -> Value {
 
 #[actix_web::test]
 async fn a_failing_hook_is_script_error_and_the_state_stays_good() {
+    // Sent with the request, the ruleset fails its sample games.
     let app = Client::new(false).await;
     let (status, p) = app
         .post(
@@ -484,14 +485,15 @@ async fn a_failing_hook_is_script_error_and_the_state_stays_good() {
             &json!({"ruleset": looping_ruleset(0), "seed": 1}),
         )
         .await;
-    assert_problem(status, &p, 422, "script-error");
+    assert_problem(status, &p, 422, "invalid-ruleset");
     assert!(p["detail"].as_str().unwrap().contains("knock_limit"), "{p}");
 
-    // The hook fails only when the second hand is dealt.
+    // A server that plays it unchecked: the hook fails only when the second hand is dealt.
+    let app = client_with(state_with_unsampled(&looping_ruleset(1))).await;
     let (status, mut snap) = app
         .post(
             "/v1/games",
-            &json!({"ruleset": looping_ruleset(1), "seed": 1, "target": 100}),
+            &json!({"ruleset": "loop-gin", "seed": 1, "target": 100}),
         )
         .await;
     assert_eq!(status, 201, "{snap}");
