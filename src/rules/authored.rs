@@ -18,8 +18,8 @@ use super::files;
 use super::limits;
 use super::parse::without_schema_errors;
 use super::resolve::{check_base, variant_of};
-use super::script::unmetered;
 use super::sample_check::sample_check;
+use super::script::unmetered;
 use super::source::parse_source;
 use super::variant::Variant;
 

@@ -224,7 +224,7 @@ fn the_cache_counts_what_a_compiled_script_holds() {
         "fn knock_limit(ctx) {{ 10 }}\nprivate fn unused(n) {{\n{}    n\n}}\nprivate fn f(x) {{ x }}\n",
         line.repeat(500)
     );
-    let yaml = "id: big-script\nname: Big\nextends: standard\nhooks:\n  knock_limit:\n    script: k.rhai\n    rule: ten\n";
+    let yaml = "id: big-script\nname: Big\nextends: standard\nhooks:\n  knock_limit:\n    script: k.rhai\n    rule: ten\noptions:\n  oklahoma: null\n";
     let scripts = BTreeMap::from([("k.rhai".to_string(), script.clone())]);
     let catalog = Catalog::builtin();
     catalog.check(yaml, &scripts).unwrap();

@@ -41,6 +41,7 @@ fn played(v: &Variant, games: u64) -> Vec<(Vec<i64>, Vec<Event>, Vec<i64>)> {
                 if let Some(b) = before.replace(totals.clone()) {
                     out.push((b, at.events.clone(), totals));
                 }
+                std::ops::ControlFlow::Continue(())
             },
         )
         .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", v.reference.id));
@@ -188,6 +189,7 @@ fn oklahoma_boxes_count_boxes_not_points() {
         let mut last = None;
         sample::play(&v.ruleset, v.hooks.as_ref(), new, 3_000, true, |at, _| {
             last = Some(at.game.state().clone());
+            std::ops::ControlFlow::Continue(())
         })
         .unwrap();
         let state = last.unwrap();

@@ -453,22 +453,18 @@ fn the_next_dealer_follows_the_rule_in_every_form() {
     ];
     // Gin only, so that deals with every table dead come often.
     let gin_only = |options: &[&str]| {
-        let yaml = format!(
-            "id: gin-only-four\nname: Gin-only four\nextends: four-player\nknocking: {{allowed: false}}\nmelds: {{set_min: 4, run_min: 5}}\n{}",
-            if options.is_empty() {
-                ""
-            } else {
-                "dealer: {next: next_in_turn}\nhooks: {match_layout: null, record_result: null, next_dealer: null, seating: {script: t.rhai}}\n"
-            }
-        );
-        let script = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("rulesets/four-player-tournament.rhai"),
-        )
-        .unwrap();
-        let scripts = [("t.rhai".to_string(), script)].into_iter().collect();
+        let yaml = "id: gin-only-four\nname: Gin-only four\nextends: four-player\nknocking: {allowed: false}\nmelds: {set_min: 4, run_min: 5}\n";
+        let authored = gin_rules::ruleset::AuthoredRuleset {
+            yaml: yaml.to_string(),
+            scripts: Default::default(),
+        };
+        let reference = gin_rules::ruleset::RulesetRef {
+            id: "gin-only-four".into(),
+            options: options.iter().map(ToString::to_string).collect(),
+            authored: Some(std::sync::Arc::new(authored)),
+        };
         gin_rules::rules::Catalog::builtin()
-            .check(&yaml, &scripts)
+            .resolve(&reference)
             .unwrap()
     };
     let mut variants: Vec<(&str, &[&str], std::sync::Arc<Variant>)> = forms
