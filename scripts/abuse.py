@@ -272,7 +272,8 @@ def maximal_ruleset(i):
     tail = "    m\n}\nprivate fn f(x) { x }\n"
     room = 64 * 1024 - len("k.rhai") - len(head) - len(tail) - 1
     script = head + line * (room // len(line)) + tail
-    options = "".join(f"  o{j}:\n    name: Option {j} of {i}\n    summary: x\n    knocking:\n      knock_limit: {j % 11}\n" for j in range(64))
+    # 63 options of its own, and the inherited `oklahoma` let replace the hook it binds: 64 in all.
+    options = "  oklahoma:\n    replaces: [knock_limit]\n" + "".join(f"  o{j}:\n    name: Option {j} of {i}\n    summary: x\n    knocking:\n      knock_limit: {j % 11}\n" for j in range(63))
     yaml = (
         f"id: max-{i}\nname: Maximal {i}\nsummary: An authored ruleset at the limits.\nextends: standard\n"
         "hooks:\n  knock_limit:\n    script: k.rhai\n    rule: ten\noptions:\n" + options
