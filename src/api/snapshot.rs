@@ -106,18 +106,15 @@ impl Snapshot {
         } else {
             Status::InProgress
         };
-        // A bot's seat is the server's to play: only the seats clients play are named.
-        let clients = |seat: &Seat| audience.shows(*seat) && !game.bots.contains_key(seat);
         let mut legal_actions = game.legal_actions();
-        legal_actions.retain(|a| clients(&a.seat));
+        legal_actions.retain(|a| audience.shows(a.seat));
         let views = match audience {
             Audience::Everyone => game.views(),
             Audience::Seat(seat) => game.view(seat).into_iter().collect(),
             Audience::Nobody => Vec::new(),
         };
         let state = game.into_state();
-        let mut to_act = state.to_act();
-        to_act.retain(|s| !state.bots.contains_key(s));
+        let to_act = state.to_act();
         let scores = state.scores();
         let events = events.iter().map(|e| e.seen_by(audience.seat())).collect();
         let game = state.game;
