@@ -40,7 +40,7 @@ pub fn parse_bots(
             })?;
         let level: Level = level.parse().map_err(|e: bot::UnknownLevel| {
             ApiError::UnknownLevel(format!(
-                "bots: seat {seat}: {:?} is not a bot level: random, basic or strong",
+                "bots: seat {seat}: {:?} is not a bot level: random, basic, strong or expert",
                 crate::rules::limits::shown(&e.0)
             ))
         })?;
@@ -117,7 +117,7 @@ pub struct SuggestRequest {
     #[schema(value_type = u8, example = 0)]
     #[serde(deserialize_with = "crate::whole_number::u8")]
     pub seat: Seat,
-    /// How well the suggesting bot plays: `random`, `basic` or `strong`.
+    /// How well the suggesting bot plays: `random`, `basic`, `strong` or `expert`.
     #[schema(value_type = Level, example = "strong")]
     pub level: String,
 }
@@ -154,7 +154,7 @@ pub(super) fn advise(app: &AppState, key: Option<&str>, body: SuggestRequest) ->
     app.audience(key, &state, seat)?;
     let level: Level = body.level.parse().map_err(|e: bot::UnknownLevel| {
         ApiError::UnknownLevel(format!(
-            "{:?} is not a bot level: random, basic or strong",
+            "{:?} is not a bot level: random, basic, strong or expert",
             crate::rules::limits::shown(&e.0)
         ))
     })?;

@@ -13,8 +13,9 @@ use crate::ruleset::Ruleset;
 
 use super::Decision;
 use super::seen::{Options, Seen, list, plain_why};
-use knock::{KnockOdds, guesses, knock_odds};
-use odds::Odds;
+pub(super) use knock::guesses;
+use knock::{KnockOdds, knock_odds};
+pub(super) use odds::Odds;
 
 /// Deadwood points a discard costs per unit of chance that the opponent can meld it (midway
 /// through the stock; less early, more late).

@@ -141,7 +141,7 @@ fn each_level_decides_from_its_seats_view_only() {
                     }
                 }
                 // Move on with a mix of levels so that every phase comes up.
-                let level = Level::ALL[r.random_range(0..3)];
+                let level = Level::ALL[r.random_range(0..Level::ALL.len())];
                 let a = bot::decide_for(level, &s, seat).unwrap().action;
                 s = s.step(&a).unwrap().game;
             }
@@ -182,7 +182,7 @@ fn every_level_finishes_matches_of_every_form() {
         let target = v.ruleset.match_rules.default_target;
         for (i, level) in Level::ALL.into_iter().enumerate() {
             // Against the other levels, seats alternated, to the default target.
-            let other = Level::ALL[(i + 1) % 3];
+            let other = Level::ALL[(i + 1) % Level::ALL.len()];
             for seed in 0..2 {
                 let s = play_out(&v, seed, target, &[level, other]);
                 assert!(s.is_over(), "{name}: {level} against {other}");
@@ -230,8 +230,12 @@ fn levels_parse_and_print() {
         assert_eq!(serde_json::to_value(l).unwrap(), l.name());
     }
     assert!("STRONG".parse::<Level>().is_ok());
-    let e = "expert".parse::<Level>().unwrap_err();
-    assert!(e.to_string().contains("random, basic or strong"), "{e}");
+    assert_eq!("Expert".parse::<Level>().unwrap(), Level::Expert);
+    let e = "master".parse::<Level>().unwrap_err();
+    assert!(
+        e.to_string().contains("random, basic, strong or expert"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -245,4 +249,111 @@ fn a_seat_between_hands_or_waiting_has_nothing_to_decide() {
         assert!(bot::decide_for(level, &s, waiting).is_none());
     }
     assert!(matches!(s.tables[0].phase, Phase::UpcardOffer { .. }));
+}
+
+/// An authored ruleset: Standard with `changes` (YAML sections) under the id `house`.
+fn house(changes: &str) -> Arc<Variant> {
+    let yaml = format!(
+        "id: house\nname: House\nsummary: Standard with house rules.\nextends: standard\n{changes}"
+    );
+    Catalog::builtin()
+        .check(&yaml, &Default::default())
+        .unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+/// Views of the seat to act over a few hands of `standard`, played by `basic`: every view where
+/// the seat must discard and may knock, and every draw turn.
+fn standard_views() -> Vec<gin_rules::engine::SeatView> {
+    let v = variant("standard", &[]);
+    let mut out = Vec::new();
+    for seed in 0..60u64 {
+        let mut s = deal(&v, seed, Target::SingleHand);
+        while let Some(&seat) = s.to_act().first() {
+            let view = s.view(seat).unwrap();
+            out.push(view);
+            let Some(a) = bot::choose(&s, seat) else {
+                break;
+            };
+            s = s.step(&a).unwrap().game;
+        }
+    }
+    out
+}
+
+#[test]
+fn bots_read_the_rules_from_the_ruleset_never_its_id() {
+    let standard = variant("standard", &[]);
+    // The same rules under another id: every level plays the same.
+    let renamed = house("");
+    assert_ne!(renamed.ruleset.id, standard.ruleset.id);
+    let views = standard_views();
+    for view in views.iter().step_by(3) {
+        for level in Level::ALL {
+            assert_eq!(
+                bot::decide(level, &renamed.ruleset, view),
+                bot::decide(level, &standard.ruleset, view),
+                "{level} played otherwise under another id"
+            );
+        }
+    }
+    // The bonuses the ruleset gives weigh knocking against playing on: a costly undercut knocks
+    // less than Standard, knocking that risks nothing more.
+    let timid = house("scoring:\n  undercut_bonus: 100\n");
+    let bold = house("scoring:\n  gin_bonus: 0\n  undercut_bonus: 0\n  tie: knocker\n");
+    let may_knock: Vec<_> = views
+        .iter()
+        .filter(|v| {
+            v.legal_actions
+                .iter()
+                .any(|a| matches!(a.kind, gin_rules::engine::ActionKind::Knock { .. }))
+        })
+        .collect();
+    assert!(may_knock.len() > 40, "{} views may knock", may_knock.len());
+    for level in [Level::Strong, Level::Expert] {
+        let knocks = |rules: &gin_rules::ruleset::Ruleset| {
+            may_knock
+                .iter()
+                .filter(|v| {
+                    let d = bot::decide(level, rules, v).unwrap();
+                    matches!(d.action.kind, gin_rules::engine::ActionKind::Knock { .. })
+                })
+                .count()
+        };
+        let (t, s, b) = (
+            knocks(&timid.ruleset),
+            knocks(&standard.ruleset),
+            knocks(&bold.ruleset),
+        );
+        assert!(
+            t < s && s < b,
+            "{level} knocked {t} / {s} / {b} times of {} with a costly undercut / Standard / free knocks",
+            may_knock.len()
+        );
+    }
+    // Card values: with the court cards worth 1, a bot throws them no sooner than other cards;
+    // Standard's bots throw them first.
+    let cheap_courts = house("deck:\n  values: {J: 1, Q: 1, K: 1}\n");
+    let discards: Vec<_> = views.iter().filter(|v| v.phase == "discard").collect();
+    for level in [Level::Basic, Level::Strong, Level::Expert] {
+        let courts = |rules: &gin_rules::ruleset::Ruleset| {
+            discards
+                .iter()
+                .filter(|v| {
+                    let d = bot::decide(level, rules, v).unwrap();
+                    match d.action.kind {
+                        gin_rules::engine::ActionKind::Discard { card }
+                        | gin_rules::engine::ActionKind::Knock { discard: card, .. } => {
+                            card.rank().index() >= 10
+                        }
+                        _ => false,
+                    }
+                })
+                .count()
+        };
+        let (cheap, dear) = (courts(&cheap_courts.ruleset), courts(&standard.ruleset));
+        assert!(
+            cheap * 2 < dear,
+            "{level} threw a court card {cheap} times when they count 1, {dear} times in Standard"
+        );
+    }
 }

@@ -456,10 +456,10 @@ async fn bad_bots_are_refused_clearly() {
     let app = client_with(seat_key_app(&[A], false)).await;
     let cases = [
         (
-            json!({"bots": {"1": "expert"}}),
+            json!({"bots": {"1": "master"}}),
             422,
             "unknown-level",
-            "expert",
+            "master",
         ),
         (
             json!({"bots": {"2": "basic"}}),
