@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 /// `basic` takes a discard that lowers its deadwood, discards its costliest card and knocks as soon
 /// as it may; `strong` counts the cards it has seen, values draws and discards by the melds still
 /// possible, keeps back cards the opponent wants and weighs knocking now against playing on;
-/// `expert` plays `strong`'s choices and the plain ones out over many guesses of the cards it
-/// cannot see and keeps the one that scores best.
+/// `expert` plays as `strong` but, whenever it may knock, plays knocking and its best discards
+/// out over many guesses of the cards it cannot see and keeps the choice that scores most.
 #[derive(
     Clone,
     Copy,
@@ -37,9 +37,9 @@ pub enum Level {
     /// Counts the cards it has seen, values draws and discards by the melds still possible, keeps
     /// cards the opponent wants, and weighs knocking now against playing on.
     Strong,
-    /// Plays the hand out over many guesses of the cards it cannot see, for `strong`'s choice and
-    /// the plain ones, and keeps the choice that scores best (two players a table; at a larger
-    /// table it plays as `strong`).
+    /// Plays as `strong`; whenever it may knock, plays knocking and its best discards out over
+    /// many guesses of the cards it cannot see and keeps the choice that scores most (two players
+    /// a table; at a larger table it plays as `strong`).
     Expert,
 }
 
