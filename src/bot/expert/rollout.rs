@@ -169,3 +169,49 @@ impl Play<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::set;
+
+    fn play(rules: &Ruleset) -> Play<'_> {
+        Play {
+            rules,
+            knock_limit: Some(10),
+        }
+    }
+
+    #[test]
+    fn a_knock_scores_as_the_ruleset_says() {
+        let mut rules = Ruleset::standard();
+        // Three melds and 3D unmelded: deadwood 3.
+        let kept = set("AS 2S 3S 4C 5C 6C 9D TD JD 3D");
+        // Melds nothing; 4S lays off on the knocker's spades.
+        let defender = set("4S KC KD QH 8H 7S 5H 9H 2C TC");
+        let own = 4 + 10 + 10 + 10 + 8 + 7 + 5 + 9 + 2 + 10;
+        assert_eq!(play(&rules).score(kept, false, defender), own - 4 - 3);
+        rules.lay_offs = false;
+        assert_eq!(play(&rules).score(kept, false, defender), own - 3);
+        // Against less deadwood (2D), an undercut with its bonus.
+        let low = set("7S 7H 7D 8C 9C TC JH QH KH 2D");
+        assert_eq!(play(&rules).score(kept, false, low), -(3 - 2 + 25));
+        rules.undercut_bonus = 10;
+        assert_eq!(play(&rules).score(kept, false, low), -(3 - 2 + 10));
+        // Gin: the defender's whole deadwood and the gin bonus.
+        let gin = set("AS 2S 3S 4C 5C 6C 9D TD JD QD");
+        assert_eq!(play(&rules).score(gin, false, low), 2 + 25);
+    }
+
+    #[test]
+    fn a_hand_nobody_finishes_ends_dead_at_the_reserve() {
+        let rules = Ruleset::standard();
+        let w = World {
+            mine: set("AS 3S 5S 7S 9S JS KS 2H 4H 6H"),
+            theirs: set("AC 3C 5C 7C 9C JC KC 2D 4D 6D"),
+            stock: set("8H TH QH").iter().collect(),
+            top: None,
+        };
+        assert_eq!(play(&rules).finish(w), 0);
+    }
+}
