@@ -93,18 +93,19 @@ pub(crate) fn hand_result(
         multiplier: table.multiplier,
         boxes,
     };
-    let hands = || {
-        let mut hands: Vec<SeatHand> = Seat::all(rules.seats).map(SeatHand::sitting_out).collect();
-        let k_melds = out
-            .knock
+    let k_deadwood = out.knocker_cards.minus(
+        out.knock
             .melds
             .iter()
-            .fold(CardSet::default(), |a, &m| a.union(m));
+            .fold(CardSet::default(), |a, &m| a.union(m)),
+    );
+    let hands = || {
+        let mut hands: Vec<SeatHand> = Seat::all(rules.seats).map(SeatHand::sitting_out).collect();
         hands[k_seat.index()] = SeatHand {
             seat: k_seat,
             playing: true,
             melds: meld_lists(&rules.melds, &out.knock.melds),
-            deadwood_cards: out.knocker_cards.minus(k_melds).to_vec(),
+            deadwood_cards: k_deadwood.to_vec(),
             deadwood_before: kd,
             deadwood: kd,
             laid_off: Vec::new(),
@@ -140,6 +141,8 @@ pub(crate) fn hand_result(
     result.deadwood[d_seat] = dd;
     result.melds[k_seat] = meld_lists(&rules.melds, &out.knock.melds);
     result.melds[d_seat] = meld_lists(&rules.melds, &out.defender.melds);
+    result.deadwood_cards[k_seat] = k_deadwood.to_vec();
+    result.deadwood_cards[d_seat] = out.defender.unmelded.to_vec();
     result.laid_off = out.laid_off;
     Ok(result)
 }
@@ -247,6 +250,7 @@ fn result_of(end: &Ending, decision: &HandScore, outcome: Outcome) -> Result<Han
         points,
         deadwood: BySeat::filled(seats, 0),
         melds: BySeat::filled(seats, Vec::new()),
+        deadwood_cards: BySeat::filled(seats, Vec::new()),
         laid_off: Vec::new(),
         multiplier: decision.multiplier,
         parts,

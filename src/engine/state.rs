@@ -21,7 +21,7 @@ use super::outcome::Outcome;
 use super::pile::Pile;
 
 /// Bumped whenever the serialised shape of `State` changes.
-pub const STATE_VERSION: u32 = 5;
+pub const STATE_VERSION: u32 = 6;
 
 /// A whole game, plain: everything needed to continue it (the stock order and both hands
 /// included, so it is for trusted backends; a server with a secret seals it).
@@ -210,6 +210,10 @@ pub struct HandResult {
     /// The melds each seat showed.
     #[schema(value_type = Vec<Vec<Vec<Card>>>)]
     pub melds: BySeat<Vec<Vec<Card>>>,
+    /// The cards each seat showed outside its melds (the defender's after laying off): every
+    /// hand is face up once it is over. Empty for a seat not at the table, and for a dead hand.
+    #[schema(value_type = Vec<Vec<Card>>)]
+    pub deadwood_cards: BySeat<Vec<Card>>,
     /// The cards the defender laid off, and onto which of the knocker's melds.
     pub laid_off: Vec<LayOff>,
     /// What the hand's points were multiplied by (Oklahoma's spade upcard: 2).

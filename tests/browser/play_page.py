@@ -100,7 +100,10 @@ def play_turn(page, go_out=True):
     """One action of this seat through the page's buttons; False once the match is over."""
     if page.get_attribute("body", "data-status") == "match_over":
         return False
-    if legal(page, "#next-hand"):
+    if page.locator("#cover").is_visible():
+        check(page.locator("#hand button").count() == 0, "a covered hand is in the page")
+        click(page, "#reveal")
+    elif legal(page, "#next-hand"):
         click(page, "#next-hand")
     elif legal(page, "#pass"):
         click(page, "#pass")
@@ -162,8 +165,8 @@ def to_phase(page, phase, limit=40):
     raise Failed(f"never reached the {phase} phase")
 
 
-def check_showdown(page):
-    """The showdown: every side face up, lay-offs on melds, parts adding up to the points."""
+def check_showdown(page, hand_size=10):
+    """The showdown: every hand face up, lay-offs on melds, parts adding up to the points."""
     check(page.locator("#result").is_visible(), "no showdown")
     sides = page.locator("#result .side")
     check(sides.count() >= 2, f"{sides.count()} sides in the showdown")
@@ -173,13 +176,17 @@ def check_showdown(page):
     summed = sum(int(parts.nth(i).get_attribute("data-value")) for i in range(parts.count()))
     factor = int(mult.get_attribute("data-value")) if mult.count() else 1
     check(summed * factor == total, f"parts {summed} × {factor} != {total}")
-    mine = page.locator("#result .side[data-seat='0']")
-    if mine.count() and page.get_attribute("body", "data-status") is not None:
-        faces = mine.locator(".card:not(.laidoff)").count()
-        backs = mine.locator(".back").count()
-        check(backs == 0, "your own cards shown as backs")
-        check(faces in (10, 11) or page.locator("#result .laidoff").count(),
-              f"{faces} of your cards face up in the showdown")
+    outcome = page.get_attribute("#result", "data-outcome")
+    if outcome != "dead":
+        # Every hand face up: each side's melds and deadwood, and the cards laid off onto the
+        # knocker's melds, make up every hand of the table.
+        check(page.locator("#result .back").count() == 0, "cards shown as backs in the showdown")
+        shown = page.locator("#result .card").evaluate_all("(els) => els.map((e) => e.dataset.card)")
+        check(len(shown) == len(set(shown)), f"a card shown twice in the showdown: {sorted(shown)}")
+        # A big gin keeps its eleventh card.
+        expected = hand_size * sides.count() + (outcome == "big_gin")
+        check(len(shown) == expected, f"{len(shown)} cards face up for {sides.count()} hands of {hand_size}"
+              f" ({outcome})")
     rows = [page.locator("#score-parts tr").nth(i).inner_text().replace("\t", " ")
             for i in range(page.locator("#score-parts tr").count())]
     return rows
@@ -515,17 +522,31 @@ def pass_and_play(browser):
     page = open_page(browser, KEYED)
     deal(page, "standard", target=100, level="people")
     seats = []
-    for _ in range(12):
-        title = page.inner_text("#hand-title")
-        if not seats or seats[-1] != title:
-            seats.append(title)
+    covers = 0
+    for _ in range(16):
         check(page.inner_text("#turn").startswith("Seat "), f"turn: {page.inner_text('#turn')}")
         check("bot" not in page.inner_text("#opponents"), "a bot at a pass-and-play table")
+        if page.locator("#cover").is_visible():
+            # The screen changes hands: nothing of the next hand is in the page, nothing can be played.
+            covers += 1
+            seat = page.inner_text("#cover-title").split()[-1]
+            check(page.locator("#hand button").count() == 0, "a covered hand is in the page")
+            check(not page.locator("#hand-panel").is_visible(), "the hand panel shows under the cover")
+            check(page.locator("#stock").is_disabled() and page.locator("#pile-top").is_disabled(),
+                  "the piles can be played under the cover")
+            check(f"Seat {seat} to play" in page.inner_text("#turn"), f"cover for {seat}: {page.inner_text('#turn')}")
+            if covers == 1:
+                shot(page, "pass-and-play-cover")
+        else:
+            title = page.inner_text("#hand-title")
+            if not seats or seats[-1] != title:
+                seats.append(title)
         play_turn(page)
+    check(covers >= 2, f"{covers} covers in 16 actions")
     check(len(seats) >= 3 and {"Seat 0's hand", "Seat 1's hand"} <= set(seats), f"hands shown {seats}")
     shot(page, "pass-and-play")
     no_errors(page)
-    return f"the screen passed {' → '.join(seats)}"
+    return f"the screen passed {' → '.join(seats)}, covered {covers} times"
 
 
 def added_ruleset(browser):
@@ -538,6 +559,36 @@ def added_ruleset(browser):
     shot(page, "added-ruleset")
     no_errors(page)
     return f"{page.inner_text('#facts')}"
+
+
+def card_faces(browser):
+    """The faces the page draws itself, a joker ("JK" on the wire) among them: named for screen
+    readers, sorted after the kings, told in words, and nothing fetched to draw them."""
+    page = open_page(browser, PLAIN)
+    said = page.evaluate("""() => {
+        const box = document.createElement("div");
+        box.id = "faces";
+        box.className = "panel";
+        const cards = ["QH", "JK", "TD", "AS", "KC", "7D"].sort(byRank);
+        for (const c of cards) box.append(cardEl(c, "span", false));
+        for (const c of cards) box.append(cardEl(c));
+        document.querySelector("main").append(box);
+        return {
+            cards,
+            labels: [...box.children].slice(0, cards.length).map((e) => e.getAttribute("aria-label")),
+            jokers: box.querySelectorAll(".card.joker").length,
+            text: cards.map(cardText).join(" "),
+            words: yourWords("Discarded 9C: I keep JK and 5S."),
+        };
+    }""")
+    check(said["cards"] == ["AS", "7D", "TD", "QH", "KC", "JK"], f"sorted {said['cards']}")
+    check(said["labels"][-1] == "joker" and said["labels"][0] == "ace of spades", f"labels {said['labels']}")
+    check(said["jokers"] == 2, f"{said['jokers']} joker faces")
+    check(said["text"] == "A♠ 7♦ 10♦ Q♥ K♣ Joker", f"text {said['text']!r}")
+    check(said["words"] == "you keep Joker and 5♠.", f"a hint's words: {said['words']!r}")
+    page.locator("#faces").screenshot(path=os.path.join(OUT, "card-faces.png"))
+    no_errors(page)
+    return f"{said['text']}; {said['words']}"
 
 
 def accessibility(browser):
@@ -557,7 +608,7 @@ def accessibility(browser):
 CASES = [straight_gin_one_hand, standard_match_to_100, three_players, four_players,
          hollywood_oklahoma, disabled_then_refused, keyboard_and_phone, suggested_discard,
          random_clicks, lay_off_and_showdown, reload_and_resume, pass_and_play, added_ruleset,
-         accessibility]
+         card_faces, accessibility]
 
 
 def main():
