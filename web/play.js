@@ -986,13 +986,7 @@ function renderResult() {
   sides.className = "sides";
   for (const s of seats) sides.append(showdownSide(r, s, s === knocker ? laidOff : [], laidOff));
   box.append(sides);
-  box.append(scoreParts(r, seats));
-  if ((r.parts || []).length) {
-    const line = document.createElement("p");
-    line.id = "score-line";
-    line.textContent = `${partsText(r.parts)} · Total ${r.points[r.winner]}`;
-    box.append(line);
-  }
+  box.append(scoreParts(r));
 }
 
 // One player's hand face up: the melds as the server arranged them (with the cards laid off onto
@@ -1013,7 +1007,7 @@ function showdownSide(r, seat, onto, laidOff) {
     meld.className = "meld";
     meld.dataset.meld = i;
     meld.append(...m.map((c) => cardEl(c, "span", false)));
-    for (const l of onto.filter((x) => x.onto === i || (x.onto === undefined && i === melds.length - 1))) {
+    for (const l of onto.filter((x) => x.onto === i)) {
       const c = cardEl(l.card, "span", false);
       c.classList.add("laidoff");
       c.dataset.laidOff = "1";
@@ -1064,16 +1058,16 @@ function partsText(parts) {
   return parts.map((p) => `${partLabel(p)} ${p.points}`).join(" · ");
 }
 
-// The hand's points in parts that add up: a list the server names (a hook's parts), else what
-// the result holds: the deadwood difference, the rest as the bonus for how the hand ended, and the
-// multiplier.
-function scoreParts(r, seats) {
+// The hand's points in the parts the server names (the base, bonuses, what a multiplier or a
+// ruleset's hook added): they sum to the winner's points.
+function scoreParts(r) {
   const table = document.createElement("table");
   table.id = "score-parts";
   const caption = document.createElement("caption");
   caption.textContent = "How the hand scored";
   table.append(caption);
-  const total = r.winner === undefined || r.winner === null ? 0 : r.points[r.winner];
+  const nobody = r.winner === undefined || r.winner === null;
+  const total = nobody ? 0 : r.points[r.winner];
   const row = (label, value, kind) => {
     const tr = document.createElement("tr");
     tr.dataset.part = kind;
@@ -1082,37 +1076,12 @@ function scoreParts(r, seats) {
     th.scope = "row";
     th.textContent = label;
     const td = document.createElement("td");
-    td.textContent = kind === "multiplier" ? `×${value}` : String(value);
+    td.textContent = String(value);
     tr.append(th, td);
     table.append(tr);
   };
-  const named = Array.isArray(r.parts) ? r.parts : null;
-  if (named) {
-    for (const p of named) row(partLabel(p), p.points, "part");
-  } else if (r.outcome !== "dead" && total) {
-    const losers = seats.filter((s) => s !== r.winner);
-    const mult = r.multiplier || 1;
-    const diff = losers.reduce((n, s) => n + r.deadwood[s], 0) - losers.length * r.deadwood[r.winner];
-    const rest = total / mult - diff;
-    if (Number.isInteger(rest)) {
-      row(`Deadwood: ${losers.map((s) => `${who(s, false)} ${r.deadwood[s]}`).join(", ")} less ${who(r.winner, false)} ${r.deadwood[r.winner]}`, diff, "part");
-      if (rest) row(`Bonus for ${OUTCOMES[r.outcome] || r.outcome.replace(/_/g, " ")}`, rest, "part");
-      if (mult > 1) row("Multiplier", mult, "multiplier");
-    } else {
-      row("Points", total, "part");
-    }
-  }
-  const foot = document.createElement("tr");
-  foot.dataset.part = "total";
-  foot.dataset.value = total;
-  const th = document.createElement("th");
-  th.scope = "row";
-  const nobody = r.winner === undefined || r.winner === null;
-  th.textContent = nobody ? "Nobody scores" : `${who(r.winner)} ${r.winner === G.seat && !G.hotseat ? "score" : "scores"}`;
-  const td = document.createElement("td");
-  td.textContent = String(total);
-  foot.append(th, td);
-  table.append(foot);
+  for (const p of r.parts || []) row(partLabel(p), p.points, "part");
+  row(nobody ? "Nobody scores" : `${who(r.winner)} ${r.winner === G.seat && !G.hotseat ? "score" : "scores"}`, total, "total");
   return table;
 }
 

@@ -171,11 +171,11 @@ def check_showdown(page, hand_size=10):
     sides = page.locator("#result .side")
     check(sides.count() >= 2, f"{sides.count()} sides in the showdown")
     parts = page.locator("#score-parts tr[data-part='part']")
-    mult = page.locator("#score-parts tr[data-part='multiplier']")
     total = int(page.get_attribute("#score-parts tr[data-part='total']", "data-value"))
     summed = sum(int(parts.nth(i).get_attribute("data-value")) for i in range(parts.count()))
-    factor = int(mult.get_attribute("data-value")) if mult.count() else 1
-    check(summed * factor == total, f"parts {summed} × {factor} != {total}")
+    check(summed == total, f"parts {summed} != {total}")
+    winner = page.locator("#result .side h3").all_inner_texts()
+    check(any(f", {total} point" in w for w in winner) or total == 0, f"{total} points in no side of {winner}")
     outcome = page.get_attribute("#result", "data-outcome")
     if outcome != "dead":
         # Every hand face up: each side's melds and deadwood, and the cards laid off onto the
@@ -473,6 +473,8 @@ def lay_off_and_showdown(browser):
     mine = page.locator("#result .side[data-seat='0'] .deadwood-cards .card").evaluate_all(
         "(els) => els.map((e) => e.dataset.card)")
     check(not set(mine) & set(cards), f"laid-off cards still in your deadwood: {mine}")
+    moving = page.locator("#result .laidoff").first.evaluate("(e) => getComputedStyle(e).animationName")
+    check(moving == "arrive", f"a lay-off does not move (animation {moving!r})")
     shot(page, "showdown-lay-off")
     no_errors(page)
     return f"laid off {' '.join(map(card_text, cards))}; parts {rows}"
@@ -597,6 +599,9 @@ def accessibility(browser):
     deal(page, "standard", target="single_hand")
     to_phase(page, "discard")
     said.append(audit(page, "mid-hand"))
+    click(page, "#discard")
+    still = page.locator("#pile-top").evaluate("(e) => [e.className, getComputedStyle(e).animationName]")
+    check("arrive" in still[0] and still[1] == "none", f"a discard moves under reduced motion: {still}")
     play_to_showdown(page)
     said.append(audit(page, "showdown"))
     check(page.inner_text("#announce"), "nothing announced")
