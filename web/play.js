@@ -757,7 +757,10 @@ function renderOpponents() {
     name.className = "who";
     name.textContent = `${who(seat)}${myTeam && myTeam.includes(seat) ? ", your partner" : ""}`;
     div.append(name);
-    if (p) {
+    const shown = G.view.result && G.view.result.outcome !== "dead";
+    if (p && shown) {
+      div.append(document.createTextNode(`${p.hand_size} cards, face up in the showdown below`));
+    } else if (p) {
       if (G.snap.to_act.includes(seat) && G.snap.status !== "match_over" && G.view.phase !== "over") {
         name.append(document.createTextNode(" · to play"));
         div.classList.add("acting");
