@@ -418,7 +418,10 @@ def random_walk(page, rng, hands, most=1500):
     every showdown."""
     ended = clicks = 0
     counted = None
-    controls = "#table button:visible:enabled, #layoffs button:visible"
+    # A card of the hand or another control, each half the time, then one of them at random: the
+    # cards (up to eleven) would otherwise take most clicks without sending anything.
+    cards = "#hand button:visible:enabled"
+    controls = "#table button:visible:enabled:not(#hand button), #layoffs button:visible"
     while ended < hands and clicks < most:
         if page.get_attribute("body", "data-status") == "match_over":
             break
@@ -428,7 +431,9 @@ def random_walk(page, rng, hands, most=1500):
             counted = game_id(page)
             ended += 1
             check_showdown(page)
-        found = page.locator(controls)
+        found = page.locator(cards if rng.random() < 0.5 else controls)
+        if not found.count():
+            found = page.locator(f"{cards}, {controls}")
         n = found.count()
         check(n > 0, f"nothing to click: {page.inner_text('#turn')}")
         found.nth(rng.randrange(n)).click()
@@ -451,8 +456,8 @@ def random_clicks(browser):
     shot(page, "random-clicks")
     page = open_page(browser, KEYED)
     deal(page, "standard", target=100, level="people")
-    # Two people discarding at random seldom end a hand: a hundred clicks, the cover among them.
-    people = random_walk(page, rng, 1, most=100)
+    # Two people discarding at random seldom end a hand: sixty clicks, the cover among them.
+    people = random_walk(page, rng, 1, most=60)
     shot(page, "random-clicks-pass-and-play")
     return f"seed {SEED}: against bots {bots}; pass and play {people}; 0 refused"
 
