@@ -542,7 +542,8 @@ def reload_and_resume(browser):
 
 
 def pass_and_play(browser):
-    page = open_page(browser, KEYED)
+    page = open_page(browser, KEYED, axe=True)
+    audited = ""
     deal(page, "standard", target=100, level="people")
     seats = []
     covers = 0
@@ -560,6 +561,7 @@ def pass_and_play(browser):
             check(f"Seat {seat} to play" in page.inner_text("#turn"), f"cover for {seat}: {page.inner_text('#turn')}")
             if covers == 1:
                 shot(page, "pass-and-play-cover")
+                audited = audit(page, "pass-and-play cover")
         else:
             title = page.inner_text("#hand-title")
             if not seats or seats[-1] != title:
@@ -569,7 +571,7 @@ def pass_and_play(browser):
     check(len(seats) >= 3 and {"Seat 0's hand", "Seat 1's hand"} <= set(seats), f"hands shown {seats}")
     shot(page, "pass-and-play")
     no_errors(page)
-    return f"the screen passed {' → '.join(seats)}, covered {covers} times"
+    return f"the screen passed {' → '.join(seats)}, covered {covers} times; {audited}"
 
 
 def added_ruleset(browser):
