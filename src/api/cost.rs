@@ -129,7 +129,12 @@ mod tests {
     fn what_the_worker_read_opens_on_an_engine_thread_as_it_would_have_there() {
         let app = AppState::builtin();
         let raw = dealt(&app, json!({"seed": 2, "bots": {"1": "strong"}}));
-        let direct = app.open_state(&raw).expect("opens").game().expect("checks").game;
+        let direct = app
+            .open_state(&raw)
+            .expect("opens")
+            .game()
+            .expect("checks")
+            .game;
         for unopened in [
             Unopened::Raw(state(raw.0.get())),
             Unopened::Read(app.read_state(&raw).expect("reads")),

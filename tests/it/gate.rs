@@ -503,9 +503,7 @@ async fn cheap_requests_are_answered_while_every_engine_thread_is_taken() {
         deals.push(snap);
     }
     let step = |snap: &Value| json!({"state": snap["state"], "action": snap["legal_actions"][0]});
-    let suggest = |snap: &Value, level: &str| {
-        json!({"state": snap["state"], "seat": snap["to_act"][0], "level": level})
-    };
+    let suggest = |snap: &Value, level: &str| json!({"state": snap["state"], "seat": snap["to_act"][0], "level": level});
     let held = gate.acquire().await.expect("the one permit");
     let plain = &deals[0];
     let (status, next) = app.post("/v1/games/step", &step(plain)).await;
@@ -515,11 +513,15 @@ async fn cheap_requests_are_answered_while_every_engine_thread_is_taken() {
     let view = json!({"state": next["state"], "seat": 0});
     let (status, seen) = app.post("/v1/games/view", &view).await;
     assert_eq!(status, 200, "{seen}");
-    let (status, hint) = app.post("/v1/games/suggest", &suggest(plain, "basic")).await;
+    let (status, hint) = app
+        .post("/v1/games/suggest", &suggest(plain, "basic"))
+        .await;
     assert_eq!(status, 200, "{hint}");
     // Refused on the worker too, with the engine's answer.
     let stale = json!({"state": next["state"], "action": plain["legal_actions"][0]});
-    let a = app.post_bytes("/v1/games/step", stale.to_string().into_bytes()).await;
+    let a = app
+        .post_bytes("/v1/games/step", stale.to_string().into_bytes())
+        .await;
     assert_eq!(a.status, 422, "{}", short(&a.text));
     let costly = [
         ("/v1/games/step", step(&deals[1])),
