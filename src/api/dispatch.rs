@@ -1,6 +1,7 @@
 //! How a request reaches its handler: the routes registered in order, the body gate in front
 //! of them, and the problem answers of an unknown path or a wrong method.
 
+use std::collections::HashMap;
 use std::io;
 use std::pin::Pin;
 use std::sync::LazyLock;
@@ -59,6 +60,9 @@ pub fn register(cfg: &mut web::ServiceConfig) {
 /// The methods of the routes `path` matches; a route without parameters that matches hides the
 /// patterns that would also match (`/v1/rulesets/check` is not the ruleset `check`).
 pub(super) fn allowed_methods(path: &str) -> Vec<&'static str> {
+    if let Some(methods) = EXACT.get(path) {
+        return methods.clone();
+    }
     let matching = || ROUTE_DEFS.iter().filter(|(def, _)| def.is_match(path));
     let exact: Vec<&str> = matching()
         .filter(|(def, _)| def.pattern().is_some_and(|p| !p.contains('{')))
@@ -74,6 +78,9 @@ pub(super) fn allowed_methods(path: &str) -> Vec<&'static str> {
 /// The pattern of the route `path` matches (`/v1/rulesets/{id}`), a path without parameters
 /// before a pattern; `None` when no route does.
 pub(super) fn route_of(path: &str) -> Option<&'static str> {
+    if let Some((&pattern, _)) = EXACT.get_key_value(path) {
+        return Some(pattern);
+    }
     let matching = || ROUTE_DEFS.iter().filter(|(def, _)| def.is_match(path));
     let pattern = |(def, _): &'static (actix_web::dev::ResourceDef, &'static str)| def.pattern();
     matching()
@@ -96,6 +103,19 @@ static ROUTE_DEFS: LazyLock<Vec<(actix_web::dev::ResourceDef, &'static str)>> =
             .map(|(pattern, method)| (actix_web::dev::ResourceDef::new(pattern), method))
             .collect()
     });
+
+/// The methods of each route without parameters, by its path: what [`allowed_methods`] and
+/// [`route_of`] answer for most requests, without running the other patterns' regular
+/// expressions (a pattern without parameters matches its own path only).
+static EXACT: LazyLock<HashMap<&'static str, Vec<&'static str>>> = LazyLock::new(|| {
+    let mut exact: HashMap<&'static str, Vec<&'static str>> = HashMap::new();
+    for (def, method) in ROUTE_DEFS.iter() {
+        if let Some(pattern) = def.pattern().filter(|p| !p.contains('{')) {
+            exact.entry(pattern).or_default().push(*method);
+        }
+    }
+    exact
+});
 
 pub async fn not_found(req: HttpRequest) -> actix_web::HttpResponse {
     let path = req.path();
@@ -156,8 +176,8 @@ pub async fn body_gate(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody + 'static>>, actix_web::Error> {
     if req.method() == Method::POST
-        && allowed_methods(req.path()).contains(&"POST")
         && !is_json(req.headers().get(header::CONTENT_TYPE))
+        && allowed_methods(req.path()).contains(&"POST")
     {
         let error = ApiError::UnsupportedMediaType(
             "send the body as JSON with Content-Type: application/json".into(),
