@@ -14,7 +14,7 @@ use actix_web::error::PayloadError;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::{ErrorHandlerResponse, Next};
-use actix_web::rt::time::{Sleep, sleep};
+use actix_web::rt::time::{Instant, Sleep, sleep_until};
 use actix_web::web::{self, Bytes};
 use actix_web::{HttpMessage as _, HttpRequest, ResponseError as _};
 use futures_core::Stream;
@@ -194,7 +194,8 @@ pub async fn body_gate(
     req.set_payload(Payload::Stream {
         payload: Box::pin(Deadline {
             inner: payload,
-            timer: Box::pin(sleep(timeout)),
+            deadline: Instant::now() + timeout,
+            timer: None,
             timeout,
         }),
     });
@@ -204,7 +205,10 @@ pub async fn body_gate(
 /// A request body that ends with an error once its time is up.
 struct Deadline {
     inner: Payload,
-    timer: Pin<Box<Sleep>>,
+    deadline: Instant,
+    /// Set the first time the body is not all there: most bodies arrive with their headers and
+    /// need no timer.
+    timer: Option<Pin<Box<Sleep>>>,
     timeout: Duration,
 }
 
@@ -218,7 +222,11 @@ impl Stream for Deadline {
         if let Poll::Ready(item) = Pin::new(&mut self.inner).poll_next(cx) {
             return Poll::Ready(item);
         }
-        if self.timer.as_mut().poll(cx).is_ready() {
+        let deadline = self.deadline;
+        let timer = self
+            .timer
+            .get_or_insert_with(|| Box::pin(sleep_until(deadline)));
+        if timer.as_mut().poll(cx).is_ready() {
             let message = format!("{BODY_TIMEOUT_MARK} {} ms", self.timeout.as_millis());
             return Poll::Ready(Some(Err(PayloadError::Io(io::Error::new(
                 io::ErrorKind::TimedOut,
