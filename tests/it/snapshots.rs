@@ -307,10 +307,15 @@ pub(crate) mod scenarios {
                 knock_limit,
                 multiplier,
             } => format!(
-                "{}deal {deal}: seat {dealer} deals, seat {} plays first against seat {}; upcard {upcard}; knock limit {}; multiplier {multiplier}",
+                "{}deal {deal}: seat {dealer} deals, {}; upcard {upcard}; knock limit {}; multiplier {multiplier}",
                 at(*table),
-                seats[0],
-                seats[1],
+                match seats.as_slice() {
+                    [first, other] => format!("seat {first} plays first against seat {other}"),
+                    all => format!(
+                        "seats {} play in turn",
+                        all.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+                    ),
+                },
                 knock_limit.map_or("none (only gin)".into(), |l| l.to_string()),
             ),
             Event::TookUpcard { table, seat, card } => {

@@ -281,11 +281,11 @@ impl DealConstants {
                 })
                 .collect(),
             seats: rules.seats,
-            hand_size: rules.hand_size,
+            hand_size: rules.hand_size_at(usize::from(rules.table_players)),
             max_knock_limit: i64::from(
                 rules
                     .melds
-                    .max_deadwood(usize::from(rules.hand_size))
+                    .max_deadwood(usize::from(rules.hand_size_at(usize::from(rules.table_players))))
                     .min(255),
             ),
         }
@@ -373,7 +373,7 @@ impl Object for SeatingContext {
 fn seating_map(t: &TableSeating) -> Dynamic {
     let mut m = Map::new();
     m.insert("dealer".into(), int(t.dealer));
-    m.insert("players".into(), seats(&t.players));
+    m.insert("players".into(), seats(t.players.as_slice()));
     m.into()
 }
 
@@ -576,7 +576,7 @@ impl Object for ResultOf {
     const FIELDS: Fields<Self> = &[
         ("table", |r| r.read(|r| int(r.table))),
         ("dealer", |r| r.read(|r| int(r.seating.dealer))),
-        ("players", |r| r.read(|r| seats(&r.seating.players))),
+        ("players", |r| r.read(|r| seats(r.seating.players.as_slice()))),
         ("outcome", |r| r.read(|r| outcome_word(r.outcome))),
         ("winner", |r| {
             r.read(|r| r.winner.map_or(Dynamic::UNIT, int))
@@ -641,7 +641,7 @@ impl Object for HandContext {
         ("hand_number", |c| int(c.hand_number)),
         ("table", |c| int(c.table)),
         ("dealer", |c| int(c.seating.dealer)),
-        ("players", |c| seats(&c.seating.players)),
+        ("players", |c| seats(c.seating.players.as_slice())),
         ("seats", |c| int(c.seats)),
         ("outcome", |c| outcome_word(c.outcome)),
         ("knocker", |c| c.knocker.map_or(Dynamic::UNIT, int)),
