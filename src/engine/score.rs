@@ -213,16 +213,12 @@ fn table_of_many(
             winner = Some(w);
         }
     }
-    let outcome = match winner {
-        None => Outcome::Wash,
-        Some(_) if against.iter().any(|a| a.outcome == Outcome::Undercut) => Outcome::Undercut,
-        Some(_) => against
-            .iter()
-            .map(|a| a.outcome)
-            .find(|o| matches!(o, Outcome::Gin | Outcome::BigGin))
-            .unwrap_or(Outcome::Knock),
-    };
     let won = |a: &&OpponentScore| a.winner.is_some() && a.winner == winner;
+    // How the hand ended for the seat that scored most.
+    let outcome = against
+        .iter()
+        .find(won)
+        .map_or(Outcome::Wash, |a| a.outcome);
     let parts = against.iter().filter(won).flat_map(|a| a.parts.clone()).collect();
     let boxes = against.iter().filter(won).map(|a| a.boxes).sum();
     let seats = end.rules.seats;

@@ -261,8 +261,8 @@ pub struct HandResult {
     #[schema(value_type = u8)]
     pub table: TableNo,
     /// How the hand ended: gin, big_gin, knock, undercut, wash or dead. At a table of three or
-    /// four: gin or big_gin when the knocker went gin, undercut when an opponent undercut, wash
-    /// when nobody scored, else knock.
+    /// four, how it ended for the `winner` (each opponent's outcome is in `against`); wash when
+    /// nobody scored.
     pub outcome: Outcome,
     /// The seat that scored (at a table of three or four, the seat that scored most, the
     /// knocker on a tie); absent for a dead hand.

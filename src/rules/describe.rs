@@ -78,7 +78,13 @@ fn hand_ends(v: &Variant) -> String {
         "A player goes gin".to_string()
     };
     if r.big_gin_bonus.is_some() {
-        s.push_str(" (or big gin: all eleven cards melded, going out without a discard)");
+        let held = match r.hand_size_at(usize::from(r.table_players)) + 1 {
+            11 => "eleven".to_string(),
+            n => fields::count_words(n.into()),
+        };
+        s.push_str(&format!(
+            " (or big gin: all {held} cards melded, going out without a discard)"
+        ));
     }
     match r.stock_end {
         StockEnd::DeadHand => s.push_str(&format!(
@@ -393,9 +399,12 @@ fn form(v: &Variant) -> String {
             hook_rule(v, h)
         ));
     } else if r.seats > r.table_players {
+        let next = match r.table_players {
+            2 => "two",
+            _ => "three",
+        };
         s.push_str(&format!(
-            "; the dealer deals to the next {} seats and sits the hand out",
-            r.table_players
+            "; the dealer deals to the next {next} seats and sits the hand out"
         ));
     } else if players > 2 {
         s.push_str(

@@ -64,7 +64,7 @@ fn win(seat: u8, points: u32) -> TableResult {
         },
         outcome: HandOutcome::Knock,
         winner: Some(Seat::new(seat)),
-        loser: Some(Seat::new(1 - seat)),
+        loser: Some(Seat::new(seat ^ 1)),
         points,
         multiplier: 1,
         parts: Vec::new(),
@@ -373,6 +373,8 @@ fn every_form_finishes_and_its_scores_add_up() {
         ("three-player", vec![], Target::Points(100)),
         ("four-player", vec![], Target::Points(125)),
         ("four-player", vec!["tournament"], Target::Points(125)),
+        ("oklahoma-three", vec![], Target::Points(100)),
+        ("oklahoma-four", vec![], Target::Points(100)),
     ] {
         let v = variant(id, &options);
         let summary = simulate(
@@ -401,8 +403,8 @@ fn expected_next_dealer(
     results: &[(Option<u8>, i64)],
 ) -> u8 {
     let seats: u8 = match id {
-        "three-player" => 3,
-        "four-player" => 4,
+        "three-player" | "oklahoma-three" => 3,
+        "four-player" | "oklahoma-four" => 4,
         _ => 2,
     };
     if results.iter().all(|(winner, _)| winner.is_none()) {
@@ -438,6 +440,12 @@ fn dealer_is_seated(id: &str, options: &[&str], dealer: u8, s: &State) -> bool {
             .iter()
             .any(|t| t.dealer.number() == dealer && t.seats.as_slice().contains(&t.dealer)),
         ("four-player", false) => dealers.iter().all(|d| d % 2 == dealer % 2),
+        // One table where everyone plays: the dealer plays last.
+        ("oklahoma-three" | "oklahoma-four", _) => {
+            dealers == [dealer]
+                && s.tables[0].seats.len() == s.seats()
+                && s.tables[0].seats[s.tables[0].seats.dealer_role()].number() == dealer
+        }
         _ => dealers == [dealer],
     }
 }
@@ -446,11 +454,13 @@ fn dealer_is_seated(id: &str, options: &[&str], dealer: u8, s: &State) -> bool {
 /// deal with every table dead is dealt again by the same dealer.
 #[test]
 fn the_next_dealer_follows_the_rule_in_every_form() {
-    let forms: [(&str, &[&str]); 4] = [
+    let forms: [(&str, &[&str]); 6] = [
         ("standard", &[]),
         ("three-player", &[]),
         ("four-player", &[]),
         ("four-player", &["tournament"]),
+        ("oklahoma-three", &[]),
+        ("oklahoma-four", &[]),
     ];
     // Gin only, so that deals with every table dead come often.
     let gin_only = |options: &[&str]| {

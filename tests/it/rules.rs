@@ -222,7 +222,14 @@ mod builtins {
         let ids: Vec<&str> = list.iter().map(|r| r.id.as_str()).collect();
         assert_eq!(
             ids,
-            ["standard", "straight-gin", "three-player", "four-player"]
+            [
+                "standard",
+                "straight-gin",
+                "three-player",
+                "four-player",
+                "oklahoma-three",
+                "oklahoma-four"
+            ]
         );
         let mut count = 0;
         for info in &list {

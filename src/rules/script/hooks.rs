@@ -310,6 +310,7 @@ impl Hooks for ScriptHooks {
             seats: self.ruleset.seats,
             outcome: info.outcome,
             knocker: info.knocker,
+            opponent: info.opponent,
             knock_limit: info.knock_limit,
             upcard: info.upcard,
             stock: info.stock,

@@ -581,6 +581,7 @@ impl Object for ResultOf {
         ("winner", |r| {
             r.read(|r| r.winner.map_or(Dynamic::UNIT, int))
         }),
+        ("loser", |r| r.read(|r| r.loser.map_or(Dynamic::UNIT, int))),
         ("side", |o| {
             o.read(|r| {
                 r.winner
@@ -623,6 +624,7 @@ pub(super) struct HandContext {
     pub seats: u8,
     pub outcome: HandOutcome,
     pub knocker: Option<Seat>,
+    pub opponent: Option<Seat>,
     pub knock_limit: Option<u8>,
     pub upcard: Card,
     pub stock: u32,
@@ -645,6 +647,7 @@ impl Object for HandContext {
         ("seats", |c| int(c.seats)),
         ("outcome", |c| outcome_word(c.outcome)),
         ("knocker", |c| c.knocker.map_or(Dynamic::UNIT, int)),
+        ("opponent", |c| c.opponent.map_or(Dynamic::UNIT, int)),
         ("knock_limit", |c| c.knock_limit.map_or(Dynamic::UNIT, int)),
         ("upcard", |c| card_word(c.upcard, 0)),
         ("stock", |c| int(c.stock)),
