@@ -19,8 +19,8 @@ use gin_rules::engine::hooks::{
     DealInfo, DealerInfo, GameScore, HandOutcome, Hooks, LayoutInfo, MatchLayout, NoHooks,
     RecordInfo, SeatingInfo, TableResult, TableSeating,
 };
-use gin_rules::rules::script::{ScriptHooks, observe_contexts};
 use gin_rules::role::ByRole;
+use gin_rules::rules::script::{ScriptHooks, observe_contexts};
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::{NextDealer, RulesetRef, Target};
 use gin_rules::seat::{BySeat, Seat, TableNo};

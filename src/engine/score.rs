@@ -18,9 +18,7 @@ use super::game_score::{GameScore, ScoreEntry};
 use super::identity::GameRef;
 use super::layout::TableSeating;
 use super::outcome::Outcome;
-use super::state::{
-    GameBonus, HandResult, Knock, MatchRecord, OpponentScore, Phase, State, Table,
-};
+use super::state::{GameBonus, HandResult, Knock, MatchRecord, OpponentScore, Phase, State, Table};
 
 /// What scoring the hand at one table reads besides the table: the hooks and the match so far.
 pub(crate) struct Ending<'a> {
@@ -150,7 +148,8 @@ pub(crate) fn hand_result(
     let mut scores = Vec::with_capacity(out.defenders.len());
     for d in &out.defenders {
         let d_seat = table.seats[d.role];
-        let (outcome, default) = default_score(rules, table, out.knock, k_seat, d_seat, d.own.deadwood);
+        let (outcome, default) =
+            default_score(rules, table, out.knock, k_seat, d_seat, d.own.deadwood);
         let info = hand_info(
             end,
             table,
@@ -219,7 +218,11 @@ fn table_of_many(
         .iter()
         .find(won)
         .map_or(Outcome::Wash, |a| a.outcome);
-    let parts = against.iter().filter(won).flat_map(|a| a.parts.clone()).collect();
+    let parts = against
+        .iter()
+        .filter(won)
+        .flat_map(|a| a.parts.clone())
+        .collect();
     let boxes = against.iter().filter(won).map(|a| a.boxes).sum();
     let seats = end.rules.seats;
     Ok(HandResult {
@@ -436,16 +439,17 @@ pub(crate) fn enter_last_result(
     t: TableNo,
     result: &HandResult,
 ) -> Result<Entered, StepError> {
-    let results: Vec<TableResult> = TableNo::all(state.tables.len())
-        .zip(&state.tables)
-        .fold(Vec::new(), |mut out, (n, table)| {
+    let results: Vec<TableResult> = TableNo::all(state.tables.len()).zip(&state.tables).fold(
+        Vec::new(),
+        |mut out, (n, table)| {
             match &table.phase {
                 _ if n == t => table_result(table, result, &mut out),
                 Phase::Over { result } => table_result(table, result, &mut out),
                 _ => {}
             }
             out
-        });
+        },
+    );
     enter_deal(
         rules,
         hooks,

@@ -205,6 +205,15 @@ pub struct Knock {
 }
 
 impl Knock {
+    /// The cards `seat` laid off (none unless it is a defender who already did).
+    pub fn laid_by(&self, seat: Seat) -> CardSet {
+        self.laid_off
+            .iter()
+            .filter(|l| l.seat == seat)
+            .flat_map(|l| l.cards.iter().map(|c| c.card))
+            .collect()
+    }
+
     /// The knocker's melds with every card laid off so far.
     pub fn melds_now(&self) -> Vec<CardSet> {
         let mut melds = self.melds.clone();

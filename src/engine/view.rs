@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use crate::cards::Card;
 use crate::melds;
+use crate::role::Role;
 use crate::ruleset::Ruleset;
 use crate::seat::{Seat, TableNo};
 
@@ -165,7 +166,12 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
     });
     let table: &Table = state.tables.get(t.index())?;
     let role = table.role(seat);
-    let hand = role.map(|r| table.hands[r]).unwrap_or_default();
+    // What a player holds: while others lay off, less what it laid off already.
+    let held = |r: Role| match &table.phase {
+        Phase::LayOff { knock, .. } => table.hands[r].minus(knock.laid_by(table.seats[r])),
+        _ => table.hands[r],
+    };
+    let hand = role.map(held).unwrap_or_default();
     let knock = match &table.phase {
         Phase::LayOff { knock, .. } => Some(KnockView {
             knocker: knock.knocker,
@@ -205,7 +211,7 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
             .filter(|&r| Some(r) != role)
             .map(|r| PlayerView {
                 seat: table.seats[r],
-                hand_size: table.hands[r].len(),
+                hand_size: held(r).len(),
                 known_cards: table.taken[r].to_vec(),
             })
             .collect(),

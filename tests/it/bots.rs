@@ -85,7 +85,10 @@ fn shuffle_unseen<'v>(
             };
             let mine = table.role(seat);
             pool.extend(table.stock.as_slice());
-            for role in [Role::new(0), Role::new(1)].into_iter().filter(|&role| Some(role) != mine) {
+            for role in [Role::new(0), Role::new(1)]
+                .into_iter()
+                .filter(|&role| Some(role) != mine)
+            {
                 let fixed = table.taken[role].union(shown);
                 pool.extend(table.hands[role].minus(fixed).iter());
             }

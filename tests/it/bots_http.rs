@@ -375,7 +375,11 @@ async fn bots_of_every_level_play_oklahoma_for_three_and_four_to_the_end() {
                 "{ruleset} {level}: {} requests, {} hands",
                 p.requests, p.hands
             );
-            assert_eq!(p.bot_seats_seen_acting.len(), seats - 1, "{ruleset} {level}");
+            assert_eq!(
+                p.bot_seats_seen_acting.len(),
+                seats - 1,
+                "{ruleset} {level}"
+            );
             let players = p.last["views"][0]["players"].as_array().unwrap();
             assert_eq!(players.len(), seats - 1, "every opponent's hand size");
         }

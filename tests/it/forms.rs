@@ -291,7 +291,11 @@ fn partnership_tables_play_at_once_and_opponents_alternate() {
     ));
 
     let (s, events) = play_until(s, |s| s.deal_number >= 1);
-    let pairs: Vec<[Seat; 2]> = s.tables.iter().map(|t| [t.seats[Role::FIRST], t.seats[Role::new(1)]]).collect();
+    let pairs: Vec<[Seat; 2]> = s
+        .tables
+        .iter()
+        .map(|t| [t.seats[Role::FIRST], t.seats[Role::new(1)]])
+        .collect();
     let mut sorted: Vec<[Seat; 2]> = pairs
         .iter()
         .map(|p| {

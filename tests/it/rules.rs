@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use gin_rules::cards::Card;
 use gin_rules::engine::hooks::{DealInfo, HookError, Hooks};
+use gin_rules::role::ByRole;
 use gin_rules::rules::{Catalog, ResolveError, RulesetError, Variant};
 use gin_rules::ruleset::{AceRank, Ruleset, RulesetRef, Target};
-use gin_rules::role::ByRole;
 use gin_rules::seat::{BySeat, Seat, TableNo};
 
 use crate::variants;

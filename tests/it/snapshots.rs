@@ -241,7 +241,9 @@ pub(crate) mod scenarios {
         let hands: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
         let n = hands[0].len();
         assert!(hands.iter().all(|h| h.len() == n), "as many cards each");
-        let mut d: Vec<Card> = (0..n).flat_map(|i| hands.iter().map(move |h| h[i])).collect();
+        let mut d: Vec<Card> = (0..n)
+            .flat_map(|i| hands.iter().map(move |h| h[i]))
+            .collect();
         d.extend(cards(upcard));
         d.extend(cards(stock));
         let used: CardSet = d.iter().copied().collect();
@@ -302,8 +304,11 @@ pub(crate) mod scenarios {
                 .against
                 .iter()
                 .map(|a| {
-                    let parts: Vec<String> =
-                        a.parts.iter().map(|p| format!("{} {}", p.name, p.points)).collect();
+                    let parts: Vec<String> = a
+                        .parts
+                        .iter()
+                        .map(|p| format!("{} {}", p.name, p.points))
+                        .collect();
                     match a.winner {
                         Some(w) => format!(
                             "seat {}: {}, seat {w} scores {} ({})",
@@ -352,7 +357,10 @@ pub(crate) mod scenarios {
                     [first, other] => format!("seat {first} plays first against seat {other}"),
                     all => format!(
                         "seats {} play in turn",
-                        all.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+                        all.iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 },
                 knock_limit.map_or("none (only gin)".into(), |l| l.to_string()),

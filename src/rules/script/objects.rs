@@ -285,7 +285,9 @@ impl DealConstants {
             max_knock_limit: i64::from(
                 rules
                     .melds
-                    .max_deadwood(usize::from(rules.hand_size_at(usize::from(rules.table_players))))
+                    .max_deadwood(usize::from(
+                        rules.hand_size_at(usize::from(rules.table_players)),
+                    ))
                     .min(255),
             ),
         }
@@ -576,7 +578,9 @@ impl Object for ResultOf {
     const FIELDS: Fields<Self> = &[
         ("table", |r| r.read(|r| int(r.table))),
         ("dealer", |r| r.read(|r| int(r.seating.dealer))),
-        ("players", |r| r.read(|r| seats(r.seating.players.as_slice()))),
+        ("players", |r| {
+            r.read(|r| seats(r.seating.players.as_slice()))
+        }),
         ("outcome", |r| r.read(|r| outcome_word(r.outcome))),
         ("winner", |r| {
             r.read(|r| r.winner.map_or(Dynamic::UNIT, int))
