@@ -7,6 +7,7 @@ use std::process::Command;
 use gin_rules::bot::Level;
 use gin_rules::cards::{Card, CardSet, parse_cards};
 use gin_rules::engine::{Action, ActionKind, Event, Game, LayOffCard, NewGame, Phase, Source};
+use gin_rules::rules::Variant;
 use gin_rules::ruleset::{RulesetRef, Target};
 use gin_rules::seat::Seat;
 use serde_json::Value;
@@ -104,7 +105,7 @@ fn every_seat_sees_its_own_hand_and_each_opponents_size_in_turn_order() {
 }
 
 /// The deal of the scenario `oklahoma-three-way-knock`: seat 1 knocks, seat 2 then seat 0 lay off.
-fn three_way_knock() -> Game {
+fn three_way_knock(v: &Variant) -> Game<'_> {
     let hands = [
         "5C 6C 7C KD KS KH 4H",
         "2S 3S 4S QC QD QH 8C",
@@ -117,7 +118,6 @@ fn three_way_knock() -> Game {
     deck.extend(parse_cards("8H 9D").unwrap());
     let used: CardSet = deck.iter().copied().collect();
     deck.extend(Card::all().filter(|c| !used.contains(*c)));
-    let v = variant("oklahoma-three", &[]);
     let mut deal = NewGame::seeded(RulesetRef::named("oklahoma-three"), 1);
     deal.target = Some(Target::Points(100));
     deal.dealer = Some(Seat::new(0));
@@ -148,7 +148,8 @@ fn three_way_knock() -> Game {
 
 #[test]
 fn each_defender_lays_off_in_turn_and_every_view_shows_what_was_laid_off() {
-    let game = three_way_knock();
+    let v = variant("oklahoma-three", &[]);
+    let game = three_way_knock(&v);
     assert_eq!(
         game.to_act(),
         [Seat::new(2)],
