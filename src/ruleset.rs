@@ -256,8 +256,14 @@ pub struct Ruleset {
     pub summary: String,
     /// Players at the table(s): 2, 3 or 4.
     pub seats: u8,
-    /// Cards dealt to each player.
+    /// Players dealt in at one table when no `seating` hook says otherwise: 2, 3 or 4.
+    pub table_players: u8,
+    /// Cards dealt to each player at a table of two.
     pub hand_size: u8,
+    /// Cards dealt to each player at a table of three.
+    pub hand_size_three: u8,
+    /// Cards dealt to each player at a table of four.
+    pub hand_size_four: u8,
     /// What melds are and what unmelded cards cost.
     pub melds: MeldRules,
     /// The first-turn upcard offer (non-dealer, then dealer).
@@ -295,6 +301,15 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// Cards dealt to each player at a table of `players`.
+    pub fn hand_size_at(&self, players: usize) -> u8 {
+        match players {
+            0..=2 => self.hand_size,
+            3 => self.hand_size_three,
+            _ => self.hand_size_four,
+        }
+    }
+
     /// Standard gin rummy as `docs/rules.md` describes it.
     pub fn standard() -> Ruleset {
         Ruleset {
@@ -302,7 +317,10 @@ impl Ruleset {
             name: "Standard Gin Rummy".into(),
             summary: "Knock with 10 or less, gin 25, big gin 31, undercut 25, first to 100.".into(),
             seats: 2,
+            table_players: 2,
             hand_size: 10,
+            hand_size_three: 7,
+            hand_size_four: 7,
             melds: MeldRules::standard(),
             upcard_offer: true,
             knock_limit: Some(10),

@@ -128,6 +128,7 @@ pub fn seating(
 ) -> Result<Vec<TableSeating>, HookError> {
     let info = SeatingInfo {
         seats: rules.seats,
+        players: rules.table_players,
         dealer,
         hand_number: deal_number,
         layout,
@@ -167,23 +168,25 @@ pub fn check_deck(deck: &[Card]) -> Result<(), DealError> {
     }
 }
 
-/// The cards of a deal: hands dealt one at a time, first player first, then the upcard; the
-/// rest is the stock.
+/// The cards of a deal: hands dealt one card at a time round the table, first player first, then
+/// the upcard; the rest is the stock.
 pub(crate) struct Dealt {
     pub hands: ByRole<CardSet>,
     pub upcard: Card,
     pub stock: Pile,
 }
 
-/// `deck` (top first) dealt `n` cards each; `None` when it is too short for that (or too long).
-pub(crate) fn dealt(deck: &[Card], n: usize) -> Option<Dealt> {
-    let upcard = *deck.get(2 * n)?;
-    let mut hands = ByRole::<CardSet>::default();
-    for (&c, role) in deck.iter().take(2 * n).zip(Role::ALL.into_iter().cycle()) {
+/// `deck` (top first) dealt `n` cards each to `players`; `None` when it is too short for that
+/// (or too long).
+pub(crate) fn dealt(deck: &[Card], n: usize, players: usize) -> Option<Dealt> {
+    let upcard = *deck.get(players * n)?;
+    let mut hands = ByRole::filled(players, CardSet::EMPTY);
+    let roles: Vec<Role> = hands.roles().collect();
+    for (&c, &role) in deck.iter().take(players * n).zip(roles.iter().cycle()) {
         hands[role].insert(c);
     }
     let mut stock = Pile::new();
-    for &c in deck[2 * n + 1..].iter().rev() {
+    for &c in deck[players * n + 1..].iter().rev() {
         if !stock.push(c) {
             return None;
         }
@@ -199,12 +202,12 @@ pub(crate) fn dealt(deck: &[Card], n: usize) -> Option<Dealt> {
 pub(crate) fn opening(rules: &Ruleset, seats: ByRole<Seat>) -> Phase {
     if rules.upcard_offer {
         Phase::UpcardOffer {
-            seat: seats[Role::First],
+            seat: seats[Role::FIRST],
             passes: 0,
         }
     } else {
         Phase::Draw {
-            seat: seats[Role::First],
+            seat: seats[Role::FIRST],
             stock_only: false,
         }
     }
@@ -220,16 +223,18 @@ pub(crate) fn deal_table(
     seats: ByRole<Seat>,
     deck: &[Card],
 ) -> Result<(Table, Event), DealError> {
-    let n = usize::from(rules.hand_size);
+    let players = seats.len();
+    let hand_size = rules.hand_size_at(players);
+    let n = usize::from(hand_size);
     let Some(Dealt {
         hands,
         upcard,
         stock,
-    }) = dealt(deck, n)
+    }) = dealt(deck, n, players)
     else {
         return Err(DealError::Unsupported(format!(
-            "{n} cards each need a deck of more than {} cards",
-            2 * n
+            "{n} cards each to {players} players need a deck of more than {} cards",
+            players * n
         )));
     };
     let mut discard = Pile::new();
@@ -242,15 +247,14 @@ pub(crate) fn deal_table(
         knock_limit: rules.knock_limit,
     };
     let knock_limit = hooks.knock_limit(&info)?;
-    let most = rules.melds.max_deadwood(usize::from(rules.hand_size));
+    let most = rules.melds.max_deadwood(n);
     if let Some(limit) = knock_limit
         && u32::from(limit) > most
     {
         return Err(HookError {
             hook: "knock_limit".into(),
             message: format!(
-                "returned {limit}, more than the most deadwood a hand of {} cards can hold ({most})",
-                rules.hand_size
+                "returned {limit}, more than the most deadwood a hand of {hand_size} cards can hold ({most})"
             ),
         }
         .into());
@@ -268,7 +272,7 @@ pub(crate) fn deal_table(
         table: table_no,
         deal: state.deal_number,
         dealer,
-        seats: seats.into_array(),
+        seats,
         upcard,
         knock_limit,
         multiplier,
@@ -277,7 +281,7 @@ pub(crate) fn deal_table(
         dealer,
         seats,
         hands,
-        taken: ByRole::default(),
+        taken: ByRole::filled(players, CardSet::EMPTY),
         stock,
         discard,
         upcard,
@@ -308,7 +312,7 @@ pub(crate) fn deal_all(
         state.deal_number,
     )?;
     for (t, seat) in TableNo::all(seated.len()).zip(seated) {
-        let (table_dealer, seats) = (seat.dealer, ByRole::from(seat.players));
+        let (table_dealer, seats) = (seat.dealer, seat.players);
         let shuffled;
         let deck = match decks.get(t.index()) {
             Some(d) => d.as_slice(),

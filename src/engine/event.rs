@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
 use crate::melds::LayOff;
+use crate::role::ByRole;
 use crate::seat::{Seat, TableNo};
 
 use super::action::Source;
@@ -25,9 +26,9 @@ pub enum Event {
         /// The dealer's seat.
         #[schema(value_type = u8)]
         dealer: Seat,
-        /// The two players: first to act, then the dealer's role.
-        #[schema(value_type = [u8; 2])]
-        seats: [Seat; 2],
+        /// The players in turn order: the first to act first, the dealer's role last (2 to 4).
+        #[schema(value_type = Vec<u8>)]
+        seats: ByRole<Seat>,
         /// The first card of the discard pile.
         upcard: Card,
         /// The most deadwood a knock may leave this hand; `null` when only gin goes out.

@@ -17,7 +17,7 @@ use super::identity::GameRef;
 use super::outcome::Outcome;
 use super::play_rules::{self, AfterDiscard};
 use super::score;
-use super::state::{HandResult, Knock, MatchRecord, Phase, State, Table};
+use super::state::{HandResult, Knock, MatchRecord, Phase, SeatLayOffs, State, Table};
 
 /// The state after `action` and what it did. On error `state` is untouched and still playable.
 pub(crate) fn step(
@@ -240,7 +240,8 @@ pub(crate) fn check(
 ) -> Result<Checked, StepError> {
     let rules = ctx.rules;
     let r = table.role(seat).ok_or(IllegalAction::SittingOut(seat))?;
-    let other = table.seats[r.other()];
+    let other = table.seat_after(r);
+    let players = table.seats.len();
     let taking = |card, must_go_out| Phase::Discard {
         seat,
         taken: Some(card),
@@ -252,14 +253,15 @@ pub(crate) fn check(
             Checked::new(r, Change::TookUpcard(card), taking(card, false))
         }
         (Phase::UpcardOffer { passes, .. }, ActionKind::Pass) => {
-            let next = if *passes == 0 {
+            let passes = passes.saturating_add(1);
+            let next = if usize::from(passes) < players {
                 Phase::UpcardOffer {
                     seat: other,
-                    passes: 1,
+                    passes,
                 }
             } else {
                 Phase::Draw {
-                    seat: table.seats[Role::First],
+                    seat: table.seats[Role::FIRST],
                     stock_only: true,
                 }
             };
@@ -315,11 +317,19 @@ pub(crate) fn check(
             }
             Checked::new(r, pile_draw(card), taking(card, true))
         }
-        (Phase::LastDiscard { .. }, ActionKind::Pass) => Checked::new(
-            r,
-            Change::Passed,
-            over(score::dead_result(&ctx.ending(), table)?),
-        ),
+        (Phase::LastDiscard { passes, .. }, ActionKind::Pass) => {
+            let passes = passes.saturating_add(1);
+            // Every player but the discarder may take it in turn.
+            let next = if usize::from(passes) + 1 < players {
+                Phase::LastDiscard {
+                    seat: other,
+                    passes,
+                }
+            } else {
+                over(score::dead_result(&ctx.ending(), table)?)
+            };
+            Checked::new(r, Change::Passed, next)
+        }
         (
             Phase::LastDiscard { .. },
             ActionKind::Draw {
@@ -341,7 +351,10 @@ pub(crate) fn check(
             // The stock decides what follows, and a discard leaves it as it is.
             let next = match play_rules::after_discard(rules, table) {
                 AfterDiscard::Dead => over(score::dead_result(&ctx.ending(), table)?),
-                AfterDiscard::LastDiscard => Phase::LastDiscard { seat: other },
+                AfterDiscard::LastDiscard => Phase::LastDiscard {
+                    seat: other,
+                    passes: 0,
+                },
                 AfterDiscard::Draw => Phase::Draw {
                     seat: other,
                     stock_only: false,
@@ -399,8 +412,9 @@ pub(crate) fn check(
         (Phase::LayOff { knock, .. }, ActionKind::LayOff { cards }) => {
             let pairs: Vec<(Card, Option<usize>)> =
                 cards.iter().map(|c| (c.card, c.onto)).collect();
-            let plan = melds::apply_lay_offs(&rules.melds, &knock.melds, table.hands[r], &pairs)
-                .map_err(IllegalAction::from)?;
+            let plan =
+                melds::apply_lay_offs(&rules.melds, &knock.melds_now(), table.hands[r], &pairs)
+                    .map_err(IllegalAction::from)?;
             let laid = Event::LaidOff {
                 table: ctx.table,
                 seat,
@@ -408,19 +422,38 @@ pub(crate) fn check(
                 melds: meld_lists(&rules.melds, &plan.own.melds),
                 deadwood: plan.own.deadwood,
             };
-            let result = score::hand_result(
-                &ctx.ending(),
-                table,
-                score::WentOut {
-                    knocker: r.other(),
-                    knock,
-                    knocker_cards: table.hands[r.other()],
-                    defender: &plan.own,
-                    defender_cards: table.hands[r],
-                    laid_off: plan.lay_offs,
-                },
-            )?;
-            Checked::new(r, Change::LaidOff(Box::new(laid)), over(result))
+            let knocker = table
+                .role(knock.knocker)
+                .ok_or(IllegalAction::SittingOut(knock.knocker))?;
+            let this = score::Defender {
+                role: r,
+                own: plan.own,
+                cards: table.hands[r],
+                laid_off: plan.lay_offs,
+            };
+            let next = if other == knock.knocker {
+                let mut defenders = defenders_before(rules, table, knock);
+                defenders.push(this);
+                let result = score::hand_result(
+                    &ctx.ending(),
+                    table,
+                    score::WentOut {
+                        knocker,
+                        knock,
+                        knocker_cards: table.hands[knocker],
+                        defenders,
+                    },
+                )?;
+                over(result)
+            } else {
+                let mut knock = knock.clone();
+                knock.laid_off.push(SeatLayOffs {
+                    seat,
+                    cards: this.laid_off,
+                });
+                Phase::LayOff { seat: other, knock }
+            };
+            Checked::new(r, Change::LaidOff(Box::new(laid)), next)
         }
         (Phase::LayOff { .. }, _) => Err(IllegalAction::MustLayOff.into()),
         (Phase::Over { .. }, _) => Err(IllegalAction::HandIsOver.into()),
@@ -594,14 +627,24 @@ fn go_out(
         melds: arrangement.melds,
         deadwood: arrangement.deadwood,
         outcome,
+        laid_off: Vec::new(),
     };
     let next = if play_rules::lays_off(rules, outcome) {
         Phase::LayOff {
-            seat: table.seats[r.other()],
+            seat: table.seat_after(r),
             knock,
         }
     } else {
-        let own = melds::best_arrangement(&rules.melds, table.hands[r.other()]);
+        let defenders = table
+            .seats
+            .after(r)
+            .map(|d| score::Defender {
+                role: d,
+                own: melds::best_arrangement(&rules.melds, table.hands[d]),
+                cards: table.hands[d],
+                laid_off: Vec::new(),
+            })
+            .collect();
         let result = score::hand_result(
             &ctx.ending(),
             table,
@@ -609,9 +652,7 @@ fn go_out(
                 knocker: r,
                 knock: &knock,
                 knocker_cards: discard.map_or(table.hands[r], |d| table.hands[r].without(d)),
-                defender: &own,
-                defender_cards: table.hands[r.other()],
-                laid_off: Vec::new(),
+                defenders,
             },
         )?;
         over(result)
@@ -621,4 +662,24 @@ fn go_out(
         shown: Box::new(shown),
     };
     Checked::new(r, change, next)
+}
+
+/// The defenders who laid off before the one laying off now, as scoring reads them: what they
+/// kept, arranged with least deadwood.
+fn defenders_before(rules: &Ruleset, table: &Table, knock: &Knock) -> Vec<score::Defender> {
+    knock
+        .laid_off
+        .iter()
+        .filter_map(|l| {
+            let role = table.role(l.seat)?;
+            let cards = table.hands[role];
+            let laid: CardSet = l.cards.iter().map(|c| c.card).collect();
+            Some(score::Defender {
+                role,
+                own: melds::best_arrangement(&rules.melds, cards.minus(laid)),
+                cards,
+                laid_off: l.cards.clone(),
+            })
+        })
+        .collect()
 }

@@ -107,29 +107,63 @@ pub(crate) fn build_ruleset(
         values,
     };
 
+    let table_players = c.int(
+        &s.deal.players,
+        &fields::TABLE_PLAYERS,
+        i64::from(d.table_players),
+    ) as u8;
+    if table_players > seats {
+        c.err(
+            &s.deal.players,
+            ErrorKind::Conflict,
+            fields::TABLE_PLAYERS.key,
+            format!("`deal.players` ({table_players}) is more than the game's {seats} seats"),
+        );
+    }
     let hand_size = c.int(
         &s.deal.hand_size,
         &fields::HAND_SIZE,
         i64::from(d.hand_size),
+    ) as u8;
+    let hand_size_three = c.int(
+        &s.deal.hand_size_three,
+        &fields::HAND_SIZE_THREE,
+        i64::from(d.hand_size_three),
+    ) as u8;
+    let hand_size_four = c.int(
+        &s.deal.hand_size_four,
+        &fields::HAND_SIZE_FOUR,
+        i64::from(d.hand_size_four),
     ) as u8;
     let reserve = c.int(
         &s.stock.reserve,
         &fields::RESERVE,
         i64::from(d.stock_reserve),
     ) as u8;
-    let used = 2 * u32::from(hand_size) + 1 + u32::from(reserve);
-    if used >= 52 {
-        c.err(
-            &s.stock.reserve,
-            ErrorKind::Conflict,
-            fields::RESERVE.key,
-            format!(
-                "two hands of {hand_size}, the upcard and a stock reserve of {reserve} take {used} of the 52 cards: the stock would have none to draw"
-            ),
-        );
+    for (players, size, words) in [
+        (2, hand_size, "two"),
+        (3, hand_size_three, "three"),
+        (4, hand_size_four, "four"),
+    ] {
+        let used = players * u32::from(size) + 1 + u32::from(reserve);
+        if used >= 52 {
+            c.err(
+                &s.stock.reserve,
+                ErrorKind::Conflict,
+                fields::RESERVE.key,
+                format!(
+                    "{words} hands of {size}, the upcard and a stock reserve of {reserve} take {used} of the 52 cards: the stock would have none to draw"
+                ),
+            );
+        }
     }
+    let table_hand_size = match table_players {
+        3 => hand_size_three,
+        4 => hand_size_four,
+        _ => hand_size,
+    };
 
-    let max_deadwood = melds.max_deadwood(usize::from(hand_size)).min(255);
+    let max_deadwood = melds.max_deadwood(usize::from(table_hand_size)).min(255);
     let knocking = c.val(&s.knocking.allowed, d.knock_limit.is_some());
     let limit = c.int(
         &s.knocking.knock_limit,
@@ -301,7 +335,10 @@ pub(crate) fn build_ruleset(
             name: base.name.clone(),
             summary: base.summary.clone(),
             seats,
+            table_players,
             hand_size,
+            hand_size_three,
+            hand_size_four,
             melds,
             upcard_offer: c.val(&s.turns.upcard_offer, d.upcard_offer),
             knock_limit,

@@ -78,7 +78,13 @@ fn hand_ends(v: &Variant) -> String {
         "A player goes gin".to_string()
     };
     if r.big_gin_bonus.is_some() {
-        s.push_str(" (or big gin: all eleven cards melded, going out without a discard)");
+        let held = match r.hand_size_at(usize::from(r.table_players)) + 1 {
+            11 => "eleven".to_string(),
+            n => fields::count_words(n.into()),
+        };
+        s.push_str(&format!(
+            " (or big gin: all {held} cards melded, going out without a discard)"
+        ));
     }
     match r.stock_end {
         StockEnd::DeadHand => s.push_str(&format!(
@@ -171,6 +177,11 @@ fn lay_offs(v: &Variant) -> String {
         s.push_str(" After gin the defender lays off too.");
     } else {
         s.push_str(" Nobody lays off on gin.");
+    }
+    if r.table_players > 2 {
+        s.push_str(
+            " A knock or gin ends the hand for the whole table: each opponent in turn from the knocker's left is a defender (laying off onto the cards laid off before too), and the hand is scored between the knocker and each opponent; gin scores against every opponent.",
+        );
     }
     s
 }
@@ -376,22 +387,37 @@ fn values_text(r: &Ruleset) -> String {
 
 fn form(v: &Variant) -> String {
     let r = &v.ruleset;
+    let players = usize::from(r.table_players);
     let mut s = format!(
         "{}, {}",
         fields::SEATS.say(r.seats),
-        fields::HAND_SIZE.say(r.hand_size)
+        fields::HAND_SIZE.say(r.hand_size_at(players))
     );
     if let Some(h) = v.hook(HookPoint::Seating) {
         s.push_str(&format!(
             "; tables and who sits out are set by {}",
             hook_rule(v, h)
         ));
-    } else if r.seats > 2 {
-        s.push_str("; the dealer deals to the next two seats and sits the hand out");
+    } else if r.seats > r.table_players {
+        let next = match r.table_players {
+            2 => "two",
+            _ => "three",
+        };
+        s.push_str(&format!(
+            "; the dealer deals to the next {next} seats and sits the hand out"
+        ));
+    } else if players > 2 {
+        s.push_str(
+            "; one table: everyone plays every hand, in turn from the dealer's left, the dealer last",
+        );
     }
     s.push('.');
-    let dealer_sits_out = r.seats > 2 && v.hook(HookPoint::Seating).is_none();
-    if r.upcard_offer && dealer_sits_out {
+    let dealer_sits_out = r.seats > r.table_players && v.hook(HookPoint::Seating).is_none();
+    if r.upcard_offer && players > 2 {
+        s.push_str(
+            " The upcard is offered round the table from the dealer's left; when all pass, the first player draws from the stock.",
+        );
+    } else if r.upcard_offer && dealer_sits_out {
         s.push_str(
             " The upcard is offered to the seat after the dealer (the non-dealer's role), then to the other player (the dealer's role).",
         );

@@ -261,7 +261,10 @@ section! {
 section! {
     /// The deal.
     pub struct DealSpec {
+        #[schemars(transform = fields::TABLE_PLAYERS.schema())] players: i64,
         #[schemars(transform = fields::HAND_SIZE.schema())] hand_size: i64,
+        #[schemars(transform = fields::HAND_SIZE_THREE.schema())] hand_size_three: i64,
+        #[schemars(transform = fields::HAND_SIZE_FOUR.schema())] hand_size_four: i64,
     }
 }
 

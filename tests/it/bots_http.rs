@@ -355,6 +355,38 @@ async fn three_bots_play_four_player_with_one_human_under_seat_keys() {
 }
 
 #[actix_web::test]
+async fn bots_of_every_level_play_oklahoma_for_three_and_four_to_the_end() {
+    let app = Client::new(false).await;
+    for (ruleset, seats) in [("oklahoma-three", 3), ("oklahoma-four", 4)] {
+        for level in ["random", "basic", "strong"] {
+            // Seat 0 is a human playing at random from its view; every other seat is a bot.
+            let bots: serde_json::Map<String, Value> =
+                (1..seats).map(|s| (s.to_string(), json!(level))).collect();
+            let p = play(
+                &app,
+                Mode::Plain,
+                json!({"ruleset": ruleset, "target": 100, "seed": 3}),
+                Value::Object(bots),
+                2_000,
+            )
+            .await;
+            assert_eq!(
+                p.last["status"], "match_over",
+                "{ruleset} {level}: {} requests, {} hands",
+                p.requests, p.hands
+            );
+            assert_eq!(
+                p.bot_seats_seen_acting.len(),
+                seats - 1,
+                "{ruleset} {level}"
+            );
+            let players = p.last["views"][0]["players"].as_array().unwrap();
+            assert_eq!(players.len(), seats - 1, "every opponent's hand size");
+        }
+    }
+}
+
+#[actix_web::test]
 async fn two_humans_play_four_player_with_two_bots() {
     // Opponents at one table (a table of bots beside it), and partners at both tables.
     for (humans_bots, mode) in [

@@ -42,3 +42,4 @@ mod snapshots;
 mod solver;
 mod state_checks;
 mod suggest;
+mod tables;

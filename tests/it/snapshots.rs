@@ -173,12 +173,15 @@ pub(crate) mod scenarios {
         1
     }
 
-    /// A deck as hands: the player who acts first, the player in the dealer's role, the upcard,
-    /// the top of the stock; the rest of the stock follows in card order.
+    /// A deck as hands: the player who acts first, at a table of three or four the players after
+    /// them (`middle`, in turn order), the player in the dealer's role, the upcard, the top of the
+    /// stock; the rest of the stock follows in card order.
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Hands {
         first: String,
+        #[serde(default)]
+        middle: Vec<String>,
         dealer: String,
         upcard: String,
         #[serde(default)]
@@ -215,15 +218,32 @@ pub(crate) mod scenarios {
 
     /// The deck in the API's deal order.
     fn deck(h: &Hands) -> Vec<Card> {
-        deck_of(&h.first, &h.dealer, &h.upcard, &h.stock)
+        let mut hands = vec![h.first.as_str()];
+        hands.extend(h.middle.iter().map(String::as_str));
+        hands.push(&h.dealer);
+        deck_of_table(&hands, &h.upcard, &h.stock)
     }
 
     /// A deck that deals `first` to the first to act and `dealer` to the dealer (ten cards
     /// each), turns `upcard`, and puts `stock` on top of the stock, the other cards under it.
     pub(crate) fn deck_of(first: &str, dealer: &str, upcard: &str, stock: &str) -> Vec<Card> {
-        let (a, b) = (cards(first), cards(dealer));
-        assert_eq!((a.len(), b.len()), (10, 10), "ten cards each");
-        let mut d: Vec<Card> = a.iter().zip(&b).flat_map(|(x, y)| [*x, *y]).collect();
+        assert_eq!(
+            (cards(first).len(), cards(dealer).len()),
+            (10, 10),
+            "ten cards each"
+        );
+        deck_of_table(&[first, dealer], upcard, stock)
+    }
+
+    /// A deck that deals `hands` in turn order (as many cards each), turns `upcard`, and puts
+    /// `stock` on top of the stock, the other cards under it.
+    fn deck_of_table(hands: &[&str], upcard: &str, stock: &str) -> Vec<Card> {
+        let hands: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
+        let n = hands[0].len();
+        assert!(hands.iter().all(|h| h.len() == n), "as many cards each");
+        let mut d: Vec<Card> = (0..n)
+            .flat_map(|i| hands.iter().map(move |h| h[i]))
+            .collect();
         d.extend(cards(upcard));
         d.extend(cards(stock));
         let used: CardSet = d.iter().copied().collect();
@@ -261,6 +281,9 @@ pub(crate) mod scenarios {
         melds: Vec<String>,
         #[serde(skip_serializing_if = "Vec::is_empty")]
         laid_off: Vec<String>,
+        /// At a table of three or four, the score against each opponent.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        against: Vec<String>,
         multiplier: u32,
     }
 
@@ -276,6 +299,27 @@ pub(crate) mod scenarios {
                 .laid_off
                 .iter()
                 .map(|l| format!("{} onto meld {}", l.card, l.onto))
+                .collect(),
+            against: r
+                .against
+                .iter()
+                .map(|a| {
+                    let parts: Vec<String> = a
+                        .parts
+                        .iter()
+                        .map(|p| format!("{} {}", p.name, p.points))
+                        .collect();
+                    match a.winner {
+                        Some(w) => format!(
+                            "seat {}: {}, seat {w} scores {} ({})",
+                            a.seat,
+                            a.outcome.as_str(),
+                            a.points,
+                            parts.join(", ")
+                        ),
+                        None => format!("seat {}: {}", a.seat, a.outcome.as_str()),
+                    }
+                })
                 .collect(),
             multiplier: r.multiplier,
         }
@@ -307,10 +351,18 @@ pub(crate) mod scenarios {
                 knock_limit,
                 multiplier,
             } => format!(
-                "{}deal {deal}: seat {dealer} deals, seat {} plays first against seat {}; upcard {upcard}; knock limit {}; multiplier {multiplier}",
+                "{}deal {deal}: seat {dealer} deals, {}; upcard {upcard}; knock limit {}; multiplier {multiplier}",
                 at(*table),
-                seats[0],
-                seats[1],
+                match seats.as_slice() {
+                    [first, other] => format!("seat {first} plays first against seat {other}"),
+                    all => format!(
+                        "seats {} play in turn",
+                        all.iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                },
                 knock_limit.map_or("none (only gin)".into(), |l| l.to_string()),
             ),
             Event::TookUpcard { table, seat, card } => {

@@ -230,6 +230,7 @@ mod tests {
                         unseen: CardSet::FULL.minus(hand).minus(pile),
                         opponent_hidden: 10,
                         stock: 20,
+                        players: 2,
                     };
                     let odds = Odds::new(&rules, &seen, limit);
                     let (fast, slow) = (odds.expected(hand), searched(&odds, hand));
