@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cards::Card;
+use crate::cards::{Card, CardSet};
 use crate::melds::LayOff;
 use crate::seat::Seat;
 
@@ -186,6 +186,32 @@ impl From<LayOff> for LayOffCard {
         LayOffCard {
             card: l.card,
             onto: Some(l.onto),
+        }
+    }
+}
+
+impl ActionKind {
+    /// The action with the joker it discards named as the one `hand` holds (`"JK"` names either
+    /// joker); `None` when it discards no joker `hand` lacks. Melds and lay-offs resolve their
+    /// jokers as they are checked.
+    pub(crate) fn resolve_jokers(&self, hand: CardSet) -> Option<ActionKind> {
+        let named = |c: Card| Some(hand.resolve(c)).filter(|&h| h != c);
+        match self {
+            ActionKind::Discard { card } => Some(ActionKind::Discard {
+                card: named(*card)?,
+            }),
+            ActionKind::Knock { discard, melds } => Some(ActionKind::Knock {
+                discard: named(*discard)?,
+                melds: melds.clone(),
+            }),
+            ActionKind::Gin {
+                discard: Some(d),
+                melds,
+            } => Some(ActionKind::Gin {
+                discard: Some(named(*d)?),
+                melds: melds.clone(),
+            }),
+            _ => None,
         }
     }
 }

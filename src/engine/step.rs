@@ -240,6 +240,8 @@ pub(crate) fn check(
 ) -> Result<Checked, StepError> {
     let rules = ctx.rules;
     let r = table.role(seat).ok_or(IllegalAction::SittingOut(seat))?;
+    let resolved = kind.resolve_jokers(table.hands[r]);
+    let kind = resolved.as_ref().unwrap_or(kind);
     let other = table.seats[r.other()];
     let taking = |card, must_go_out| Phase::Discard {
         seat,
@@ -465,8 +467,8 @@ fn commit(
     match checked.change {
         Change::TookUpcard(card) => {
             table.discard.pop();
-            table.hands[r].insert(card);
-            table.taken[r].insert(card);
+            let held = table.hands[r].put(card);
+            table.taken[r].insert(held);
             table.turns = table.turns.saturating_add(1);
             events.push(Event::TookUpcard {
                 table: t,
@@ -489,14 +491,14 @@ fn commit(
                     cards: new.cards,
                 });
             }
+            let held = table.hands[r].put(card);
             match from {
                 Source::Stock => table.stock.pop(),
                 Source::Discard => {
-                    table.taken[r].insert(card);
+                    table.taken[r].insert(held);
                     table.discard.pop()
                 }
             };
-            table.hands[r].insert(card);
             table.turns = table.turns.saturating_add(1);
             events.push(Event::Drew {
                 table: t,
