@@ -115,9 +115,43 @@ impl Rank {
 }
 
 /// One card. Internally `suit * 16 + rank`, the bit it occupies in a [`CardSet`]; the jokers
-/// take the spare bits 13 and 14 of the clubs lane.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// take the spare bits 13 and 14 of the clubs lane. The two jokers compare equal (as they read
+/// alike), though a set holds them apart.
+#[derive(Clone, Copy)]
 pub struct Card(u8);
+
+impl Card {
+    /// The card as compared: the second joker reads as the first.
+    const fn key(self) -> u8 {
+        if self.0 == 14 { 13 } else { self.0 }
+    }
+}
+
+impl PartialEq for Card {
+    fn eq(&self, other: &Card) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Card {}
+
+impl PartialOrd for Card {
+    fn partial_cmp(&self, other: &Card) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Card {
+    fn cmp(&self, other: &Card) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl std::hash::Hash for Card {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
+}
 
 impl Card {
     pub const fn new(rank: Rank, suit: Suit) -> Card {
@@ -265,9 +299,47 @@ impl<'de> Deserialize<'de> for Card {
     }
 }
 
-/// A set of cards as a bitset: bit `suit * 16 + rank`, the jokers at bits 13 and 14.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A set of cards as a bitset: bit `suit * 16 + rank`, the jokers at bits 13 and 14. Sets that
+/// differ only in which joker they hold of one compare equal (the jokers read alike).
+#[derive(Clone, Copy, Default)]
 pub struct CardSet(pub u64);
+
+impl CardSet {
+    /// The set as compared: a lone joker reads as the first.
+    const fn key(self) -> u64 {
+        if self.0 & CardSet::JOKERS.0 == 1 << 14 {
+            self.0 ^ (0b11 << 13)
+        } else {
+            self.0
+        }
+    }
+}
+
+impl PartialEq for CardSet {
+    fn eq(&self, other: &CardSet) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for CardSet {}
+
+impl PartialOrd for CardSet {
+    fn partial_cmp(&self, other: &CardSet) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for CardSet {
+    fn cmp(&self, other: &CardSet) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl std::hash::Hash for CardSet {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
+}
 
 impl CardSet {
     pub const EMPTY: CardSet = CardSet(0);
@@ -347,8 +419,8 @@ impl CardSet {
         }
     }
 
-    /// The card of this set that `card` names: a joker the set lacks names the other joker when
-    /// the set holds that one (the two are alike to a player); any other card names itself.
+    /// The card of this set that `card` names: a joker names a joker the set holds, whichever
+    /// (the two are alike to a player); any other card names itself.
     pub fn resolve(self, card: Card) -> Card {
         if card.is_joker() && !self.contains(card) {
             if let Some(other) = self.intersect(CardSet::JOKERS).first() {
@@ -378,6 +450,18 @@ impl CardSet {
         let held = self.free(card);
         self.insert(held);
         held
+    }
+
+    /// The cards of this set in none of `parts`, a joker of a part taking either joker.
+    pub fn minus_all(self, parts: &[CardSet]) -> CardSet {
+        let mut jokers = self.intersect(CardSet::JOKERS).len();
+        let mut rest = self.minus(CardSet::JOKERS);
+        for p in parts {
+            rest = rest.minus(*p);
+            jokers = jokers.saturating_sub(p.intersect(CardSet::JOKERS).len());
+        }
+        let kept = self.intersect(CardSet::JOKERS).iter().take(jokers as usize);
+        rest.union(kept.collect())
     }
 
     pub fn iter(self) -> CardSetIter {
@@ -539,21 +623,31 @@ mod tests {
     #[test]
     fn jokers_are_two_cards_that_read_alike() {
         let [j1, j2] = Card::JOKERS;
+        let bits = |cards: &[Card]| cards.iter().map(|c| c.bit()).collect::<Vec<_>>();
         assert_eq!(("JK".parse(), "jk".parse()), (Ok(j1), Ok(j1)));
+        assert_eq!("JK".parse::<Card>().map(Card::bit), Ok(j1.bit()));
         assert_eq!((j1.to_string(), j2.to_string()), ("JK".into(), "JK".into()));
         assert!(j1.is_joker() && j2.is_joker() && !Card::all().any(Card::is_joker));
-        assert_eq!(Card::from_bit(j2.bit()), Some(j2));
-        assert_eq!(Card::deck_with(2).collect::<CardSet>(), CardSet::ALL);
+        assert_eq!(j1, j2);
+        assert_eq!(Card::from_bit(j2.bit()).map(Card::bit), Some(j2.bit()));
+        assert_eq!(Card::deck_with(2).collect::<CardSet>().0, CardSet::ALL.0);
         let both = set("JK 5S JK");
-        assert_eq!(both.intersect(CardSet::JOKERS), CardSet::JOKERS);
+        assert_eq!(both.intersect(CardSet::JOKERS).0, CardSet::JOKERS.0);
         assert_eq!(serde_json::to_string(&both).unwrap(), r#"["JK","JK","5S"]"#);
-        assert_eq!(serde_json::from_str::<CardSet>(r#"["JK","5S","JK"]"#).unwrap(), both);
+        assert_eq!(serde_json::from_str::<CardSet>(r#"["JK","5S","JK"]"#).unwrap().0, both.0);
         assert!(serde_json::from_str::<CardSet>(r#"["JK","JK","JK"]"#).is_err());
-        assert_eq!(set("JK 5S").without(j1).with(j2).resolve(j1), j2);
-        assert_eq!(set("5S").resolve(j1), j1);
+        // A lone joker is a lone joker, whichever it is.
+        let second = set("5S").with(j2);
+        assert_eq!(second, set("5S JK"));
+        assert_ne!(second.0, set("5S JK").0);
+        assert_eq!(second.resolve(j1).bit(), j2.bit());
+        assert_eq!(set("5S").resolve(j1).bit(), j1.bit());
+        let mut hand = set("5S JK");
+        assert_eq!(hand.put(j1).bit(), j2.bit());
+        assert_eq!(hand.0, set("5S JK JK").0);
         let mut deck = vec![j1, j1];
         read_jokers(&mut deck);
-        assert_eq!(deck, vec![j1, j2]);
+        assert_eq!(bits(&deck), bits(&[j1, j2]));
     }
 
     #[test]

@@ -248,18 +248,37 @@ pub fn wild_reading(rules: &MeldRules, meld: CardSet) -> Option<Vec<(Card, Card)
     wild::reading(rules, meld.0, wild)
 }
 
-/// What each wild card of `melds` stands for, meld by meld: `(wild card, card it stands for)`.
-pub fn stand_ins(rules: &MeldRules, melds: &[CardSet]) -> Vec<Vec<(Card, Card)>> {
-    melds
-        .iter()
-        .map(|&m| {
-            wild_reading(rules, m)
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|(c, _)| rules.wild_bits() & CardSet::single(*c).0 != 0)
-                .collect()
-        })
-        .collect()
+/// A wild card in a meld and the card it stands for there.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+pub struct StandIn {
+    /// The index of the meld in its list of melds.
+    pub meld: usize,
+    /// The wild card (`JK`, or a card of a wild rank).
+    pub card: Card,
+    /// The card it stands for in that meld.
+    #[serde(rename = "as")]
+    pub stands_for: Card,
+}
+
+/// What each wild card of `melds` stands for, meld by meld. A meld's wild cards take whichever
+/// places keep it a meld: gaps first, then above, then below; the missing suits of a set.
+pub fn stand_ins(rules: &MeldRules, melds: &[CardSet]) -> Vec<StandIn> {
+    let wild = CardSet(rules.wild_bits());
+    let mut out = Vec::new();
+    for (meld, &m) in melds.iter().enumerate() {
+        for (card, stands_for) in wild_reading(rules, m).unwrap_or_default() {
+            if wild.contains(card) {
+                out.push(StandIn {
+                    meld,
+                    card,
+                    stands_for,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Whether `hand` holds a card the natural solver does not read: a wild card or a joker.

@@ -95,16 +95,11 @@ pub(crate) fn hand_result(
     };
     let hands = || {
         let mut hands: Vec<SeatHand> = Seat::all(rules.seats).map(SeatHand::sitting_out).collect();
-        let k_melds = out
-            .knock
-            .melds
-            .iter()
-            .fold(CardSet::default(), |a, &m| a.union(m));
         hands[k_seat.index()] = SeatHand {
             seat: k_seat,
             playing: true,
             melds: meld_lists(&rules.melds, &out.knock.melds),
-            deadwood_cards: out.knocker_cards.minus(k_melds).to_vec(),
+            deadwood_cards: out.knocker_cards.minus_all(&out.knock.melds).to_vec(),
             deadwood_before: kd,
             deadwood: kd,
             laid_off: Vec::new(),

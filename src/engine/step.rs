@@ -408,6 +408,8 @@ pub(crate) fn check(
                 seat,
                 cards: plan.lay_offs.clone(),
                 melds: meld_lists(&rules.melds, &plan.own.melds),
+                wilds: melds::stand_ins(&rules.melds, &plan.own.melds),
+                onto_wilds: melds::stand_ins(&rules.melds, &plan.extended),
                 deadwood: plan.own.deadwood,
             };
             let result = score::hand_result(
@@ -575,12 +577,14 @@ fn go_out(
     let rules = ctx.rules;
     let seat = table.seats[r];
     let melds = meld_lists(&rules.melds, &arrangement.melds);
+    let wilds = melds::stand_ins(&rules.melds, &arrangement.melds);
     let shown = match (outcome, discard) {
         (Outcome::Knock, Some(discard)) => Event::Knocked {
             table: ctx.table,
             seat,
             discard,
             melds,
+            wilds,
             deadwood: arrangement.deadwood,
         },
         _ => Event::WentGin {
@@ -588,6 +592,7 @@ fn go_out(
             seat,
             discard,
             melds,
+            wilds,
             big_gin: outcome == Outcome::BigGin,
         },
     };

@@ -85,6 +85,9 @@ pub struct KnockView {
     pub knocker: Seat,
     /// The knocker's melds, onto which the defender may lay off (`onto` indexes them).
     pub melds: Vec<Vec<Card>>,
+    /// What each wild card in `melds` stands for (left out when none is wild).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wilds: Vec<melds::StandIn>,
     /// The knocker's deadwood.
     pub deadwood: u32,
 }
@@ -165,6 +168,7 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
         Phase::LayOff { knock, .. } => Some(KnockView {
             knocker: knock.knocker,
             melds: melds::meld_lists(&rules.melds, &knock.melds),
+            wilds: melds::stand_ins(&rules.melds, &knock.melds),
             deadwood: knock.deadwood,
         }),
         _ => None,

@@ -255,6 +255,9 @@ pub fn exchanges() -> Result<Vec<Exchange>, ApiError> {
     let variant = app.resolve(&RulesetRef::new("standard", ["oklahoma"]))?;
     let detail = to_value(&rulesets::RulesetDetail::of(&variant));
     out.push(exchange(None, Value::Null, "RulesetDetail", detail));
+    let wild = app.resolve(&RulesetRef::new("standard", ["jokers-wild"]))?;
+    let detail = to_value(&rulesets::RulesetDetail::of(&wild));
+    out.push(exchange(None, Value::Null, "RulesetDetail", detail));
     for info in app.catalog.list() {
         out.push(exchange(None, Value::Null, "RulesetInfo", to_value(&info)));
     }
