@@ -29,7 +29,9 @@ fn draw(rng: &mut ChaCha8Rng, pool: CardSet, n: usize) -> CardSet {
 fn hands(seed: u64, n: usize, wild: usize, wilds: CardSet) -> Vec<CardSet> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     (0..HANDS)
-        .map(|_| draw(&mut rng, wilds, wild).union(draw(&mut rng, CardSet::FULL.minus(wilds), n - wild)))
+        .map(|_| {
+            draw(&mut rng, wilds, wild).union(draw(&mut rng, CardSet::FULL.minus(wilds), n - wild))
+        })
         .collect()
 }
 
@@ -68,7 +70,10 @@ fn solver(c: &mut Criterion) {
     g.finish();
 
     // Jokers and deuces wild, every meld with two natural cards: hands with 0, 1, 2 and 4 wilds.
-    let deuces: CardSet = Suit::ALL.map(|s| Card::new(Rank::Two, s)).into_iter().collect();
+    let deuces: CardSet = Suit::ALL
+        .map(|s| Card::new(Rank::Two, s))
+        .into_iter()
+        .collect();
     let wilds = CardSet::JOKERS.union(deuces);
     let rules = MeldRules {
         wilds: Some(Wilds {

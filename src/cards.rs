@@ -634,7 +634,12 @@ mod tests {
         let both = set("JK 5S JK");
         assert_eq!(both.intersect(CardSet::JOKERS).0, CardSet::JOKERS.0);
         assert_eq!(serde_json::to_string(&both).unwrap(), r#"["JK","JK","5S"]"#);
-        assert_eq!(serde_json::from_str::<CardSet>(r#"["JK","5S","JK"]"#).unwrap().0, both.0);
+        assert_eq!(
+            serde_json::from_str::<CardSet>(r#"["JK","5S","JK"]"#)
+                .unwrap()
+                .0,
+            both.0
+        );
         assert!(serde_json::from_str::<CardSet>(r#"["JK","JK","JK"]"#).is_err());
         // A lone joker is a lone joker, whichever it is.
         let second = set("5S").with(j2);

@@ -887,26 +887,19 @@ pub fn best_lay_off(rules: &MeldRules, knocker_melds: &[CardSet], defender: Card
     }
 }
 
-/// `defender` with its jokers named as those the knocker's melds do not hold (the two are alike,
-/// and each side names its own from the first).
+/// `defender` with a joker the knocker's melds also name renamed as the other joker (the two
+/// are alike, and each side names its own from the first).
 fn apart_jokers(knocker_melds: &[CardSet], defender: CardSet) -> CardSet {
-    let held = defender.intersect(CardSet::JOKERS);
-    if held.is_empty() {
-        return defender;
-    }
     let theirs = knocker_melds
         .iter()
         .fold(CardSet::EMPTY, |a, m| a.union(*m))
         .intersect(CardSet::JOKERS);
-    let free = CardSet::JOKERS.minus(theirs);
-    if free.len() < held.len() {
+    let clash = defender.intersect(theirs);
+    let free = CardSet::JOKERS.minus(theirs).minus(defender);
+    if clash.is_empty() || free.len() < clash.len() {
         return defender;
     }
-    let mut out = defender.minus(CardSet::JOKERS);
-    for c in free.iter().take(held.len() as usize) {
-        out.insert(c);
-    }
-    out
+    defender.minus(clash).union(free)
 }
 
 fn search_lay_offs(

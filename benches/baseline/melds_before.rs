@@ -865,4 +865,3 @@ pub fn apply_lay_offs(
         own: best_arrangement(rules, defender.minus(laid)),
     })
 }
-

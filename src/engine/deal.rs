@@ -49,7 +49,13 @@ pub fn shuffled_deck_with(seed: u64, deal: u32, table: TableNo, jokers: u8) -> V
 pub const MAX_DECK: usize = 54;
 
 /// [`shuffled_deck`] into `deck` without allocating; returns the number of cards.
-fn shuffled(seed: u64, deal: u32, table: TableNo, jokers: u8, deck: &mut [Card; MAX_DECK]) -> usize {
+fn shuffled(
+    seed: u64,
+    deal: u32,
+    table: TableNo,
+    jokers: u8,
+    deck: &mut [Card; MAX_DECK],
+) -> usize {
     let mut n = 0;
     for (slot, card) in deck.iter_mut().zip(Card::deck_with(jokers)) {
         *slot = card;
@@ -338,7 +344,13 @@ pub(crate) fn deal_all(
         let deck = match decks.get(t.index()) {
             Some(d) => d.as_slice(),
             None => {
-                let n = self::shuffled(state.seed, state.deal_number, t, rules.jokers, &mut shuffled);
+                let n = self::shuffled(
+                    state.seed,
+                    state.deal_number,
+                    t,
+                    rules.jokers,
+                    &mut shuffled,
+                );
                 &shuffled[..n]
             }
         };

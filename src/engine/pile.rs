@@ -30,7 +30,8 @@ impl Default for Pile {
 impl Pile {
     pub fn new() -> Pile {
         Pile {
-            cards: [Card::new(crate::cards::Rank::Ace, crate::cards::Suit::Clubs); super::deal::MAX_DECK],
+            cards: [Card::new(crate::cards::Rank::Ace, crate::cards::Suit::Clubs);
+                super::deal::MAX_DECK],
             len: 0,
         }
     }

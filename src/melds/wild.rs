@@ -207,7 +207,16 @@ struct Search<'a> {
 
 impl Search<'_> {
     #[allow(clippy::too_many_arguments)]
-    fn go(&mut self, rules: &MeldRules, i: usize, avail: u64, rest: u32, melded: u32, need: u32, room: u32) {
+    fn go(
+        &mut self,
+        rules: &MeldRules,
+        i: usize,
+        avail: u64,
+        rest: u32,
+        melded: u32,
+        need: u32,
+        room: u32,
+    ) {
         if melded + rest + self.top[self.k as usize] <= self.best {
             return;
         }
@@ -224,7 +233,15 @@ impl Search<'_> {
             if c.cards & !avail == 0 && need + c.need <= self.k {
                 self.path.push(j);
                 let room = (room + c.room).min(self.k);
-                self.go(rules, end, avail & !c.cards, rest - c.value, melded + c.value, need + c.need, room);
+                self.go(
+                    rules,
+                    end,
+                    avail & !c.cards,
+                    rest - c.value,
+                    melded + c.value,
+                    need + c.need,
+                    room,
+                );
                 self.path.pop();
             }
         }

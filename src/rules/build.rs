@@ -138,9 +138,7 @@ pub(crate) fn build_ruleset(
         );
     }
 
-    let max_deadwood = melds
-        .max_deadwood(usize::from(hand_size), jokers)
-        .min(255);
+    let max_deadwood = melds.max_deadwood(usize::from(hand_size), jokers).min(255);
     let knocking = c.val(&s.knocking.allowed, d.knock_limit.is_some());
     let limit = c.int(
         &s.knocking.knock_limit,

@@ -271,7 +271,9 @@ section! {
 
 /// `melds.wild`: a list of `jokers` and ranks, each once.
 fn wild_schema(schema: &mut schemars::Schema) {
-    let ranks = ["jokers", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "10", "J", "Q", "K"];
+    let ranks = [
+        "jokers", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "10", "J", "Q", "K",
+    ];
     schema.insert("type".into(), "array".into());
     schema.insert("uniqueItems".into(), true.into());
     schema.insert("items".into(), serde_json::json!({"enum": ranks}));

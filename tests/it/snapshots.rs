@@ -622,7 +622,12 @@ pub(crate) mod scenarios {
         // The jokers a deck does not place lie at the bottom of the stock.
         for d in &mut decks {
             let placed = d.iter().filter(|c| c.is_joker()).count();
-            d.extend(Card::JOKERS.into_iter().take(usize::from(v.ruleset.jokers)).skip(placed));
+            d.extend(
+                Card::JOKERS
+                    .into_iter()
+                    .take(usize::from(v.ruleset.jokers))
+                    .skip(placed),
+            );
         }
         let target = s.target.unwrap_or(v.ruleset.match_rules.default_target);
         v.check_target(target).unwrap();
