@@ -191,11 +191,17 @@ impl From<LayOff> for LayOffCard {
 }
 
 impl ActionKind {
-    /// The action with the joker it discards named as the one `hand` holds (`"JK"` names either
-    /// joker); `None` when it discards no joker `hand` lacks. Melds and lay-offs resolve their
-    /// jokers as they are checked.
-    pub(crate) fn resolve_jokers(&self, hand: CardSet) -> Option<ActionKind> {
-        let named = |c: Card| Some(hand.resolve(c)).filter(|&h| h != c);
+    /// The action with the joker it discards named as one `hand` holds (`"JK"` names either
+    /// joker; with both in hand, the one not `taken` this turn); `None` when nothing changes.
+    /// Melds and lay-offs resolve their jokers as they are checked.
+    pub(crate) fn resolve_jokers(&self, hand: CardSet, taken: Option<Card>) -> Option<ActionKind> {
+        let pool = match taken {
+            Some(t) if t.is_joker() && hand.intersect(CardSet::JOKERS).len() == 2 => {
+                hand.without(t)
+            }
+            _ => hand,
+        };
+        let named = |c: Card| Some(pool.resolve(c)).filter(|&h| h.bit() != c.bit());
         match self {
             ActionKind::Discard { card } => Some(ActionKind::Discard {
                 card: named(*card)?,

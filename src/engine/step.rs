@@ -240,7 +240,11 @@ pub(crate) fn check(
 ) -> Result<Checked, StepError> {
     let rules = ctx.rules;
     let r = table.role(seat).ok_or(IllegalAction::SittingOut(seat))?;
-    let resolved = kind.resolve_jokers(table.hands[r]);
+    let taken = match table.phase {
+        Phase::Discard { taken, .. } => taken,
+        _ => None,
+    };
+    let resolved = kind.resolve_jokers(table.hands[r], taken);
     let kind = resolved.as_ref().unwrap_or(kind);
     let other = table.seats[r.other()];
     let taking = |card, must_go_out| Phase::Discard {
