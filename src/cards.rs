@@ -422,10 +422,11 @@ impl CardSet {
     /// The card of this set that `card` names: a joker names a joker the set holds, whichever
     /// (the two are alike to a player); any other card names itself.
     pub fn resolve(self, card: Card) -> Card {
-        if card.is_joker() && !self.contains(card) {
-            if let Some(other) = self.intersect(CardSet::JOKERS).first() {
-                return other;
-            }
+        if card.is_joker()
+            && !self.contains(card)
+            && let Some(other) = self.intersect(CardSet::JOKERS).first()
+        {
+            return other;
         }
         card
     }

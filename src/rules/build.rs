@@ -375,53 +375,6 @@ fn written_in<'a, T>(value: &'a Option<Loc<T>>, file: &str) -> Option<&'a Loc<T>
         .filter(|l| l.file.as_deref().is_none_or(|f| f == file))
 }
 
-#[cfg(test)]
-mod tests {
-    use std::collections::BTreeMap;
-
-    use super::*;
-    use crate::rules::base::base_of;
-    use crate::rules::source::parse_source;
-
-    #[test]
-    fn a_minimal_file_gets_every_default() {
-        let source = parse_source("t.yaml", "id: t\nname: T\n", &BTreeMap::new()).unwrap();
-        let base = base_of(&[&source]).unwrap();
-        let r = build_ruleset(&base, &base.sections, &base.hooks).unwrap();
-        let standard = Ruleset::standard();
-        assert_eq!(
-            (r.id.as_str(), r.name.as_str(), r.summary.as_str()),
-            ("t", "T", "")
-        );
-        assert_eq!(r.melds, standard.melds);
-        assert_eq!(r.match_rules, standard.match_rules);
-        assert_eq!(r.knock_limit, standard.knock_limit);
-    }
-
-    #[test]
-    fn every_out_of_range_value_is_reported_at_once() {
-        let yaml = "id: t\nname: T\nmelds:\n  set_min: 4\n  set_max: 3\nstock:\n  reserve: 20\ndeal:\n  hand_size: 20\nmatch:\n  targets: [100, 100]\n  default_target: 50\n";
-        let source = parse_source("t.yaml", yaml, &BTreeMap::new()).unwrap();
-        let base = base_of(&[&source]).unwrap();
-        let errors = build_ruleset(&base, &base.sections, &base.hooks).unwrap_err();
-        let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        assert_eq!(text.len(), 4, "{text:#?}");
-        assert!(
-            text[0].starts_with("t.yaml:5:12: `melds.set_max` (3) is less than"),
-            "{text:#?}"
-        );
-        assert!(
-            text[1].contains("the stock would have none to draw"),
-            "{text:#?}"
-        );
-        assert!(text[2].contains("lists 100 points twice"), "{text:#?}");
-        assert!(
-            text[3].contains("`match.default_target` (50 points) is not one of"),
-            "{text:#?}"
-        );
-    }
-}
-
 /// The wild cards of `melds.wild` (each `jokers` or a rank), checked against the deck.
 fn wilds(
     c: &mut Checker,
@@ -510,4 +463,51 @@ fn wilds(
         min_natural,
         joker,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::rules::base::base_of;
+    use crate::rules::source::parse_source;
+
+    #[test]
+    fn a_minimal_file_gets_every_default() {
+        let source = parse_source("t.yaml", "id: t\nname: T\n", &BTreeMap::new()).unwrap();
+        let base = base_of(&[&source]).unwrap();
+        let r = build_ruleset(&base, &base.sections, &base.hooks).unwrap();
+        let standard = Ruleset::standard();
+        assert_eq!(
+            (r.id.as_str(), r.name.as_str(), r.summary.as_str()),
+            ("t", "T", "")
+        );
+        assert_eq!(r.melds, standard.melds);
+        assert_eq!(r.match_rules, standard.match_rules);
+        assert_eq!(r.knock_limit, standard.knock_limit);
+    }
+
+    #[test]
+    fn every_out_of_range_value_is_reported_at_once() {
+        let yaml = "id: t\nname: T\nmelds:\n  set_min: 4\n  set_max: 3\nstock:\n  reserve: 20\ndeal:\n  hand_size: 20\nmatch:\n  targets: [100, 100]\n  default_target: 50\n";
+        let source = parse_source("t.yaml", yaml, &BTreeMap::new()).unwrap();
+        let base = base_of(&[&source]).unwrap();
+        let errors = build_ruleset(&base, &base.sections, &base.hooks).unwrap_err();
+        let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(text.len(), 4, "{text:#?}");
+        assert!(
+            text[0].starts_with("t.yaml:5:12: `melds.set_max` (3) is less than"),
+            "{text:#?}"
+        );
+        assert!(
+            text[1].contains("the stock would have none to draw"),
+            "{text:#?}"
+        );
+        assert!(text[2].contains("lists 100 points twice"), "{text:#?}");
+        assert!(
+            text[3].contains("`match.default_target` (50 points) is not one of"),
+            "{text:#?}"
+        );
+    }
 }
