@@ -29,20 +29,22 @@ pub struct Examples {
     pub decisions: BTreeMap<String, Value>,
 }
 
-/// The games the examples come from: enough forms for every event and phase to occur (the last
-/// plays Standard with the stock's end rule that no built-in ruleset uses).
+/// The games the examples come from: enough forms for every event and phase to occur (the fifth
+/// plays Standard with the stock's end rule that no built-in ruleset uses; the last, jokers wild,
+/// shows wild cards in melds).
 type Game = (
     &'static str,
     &'static [&'static str],
     Option<u32>,
     Option<StockEnd>,
 );
-const GAMES: [Game; 5] = [
+const GAMES: [Game; 6] = [
     ("standard", &[], None, None),
     ("standard", &["classic-bonuses"], Some(100), None),
     ("standard", &["reshuffle-stock"], None, None),
     ("standard", &["hollywood"], Some(100), None),
     ("standard", &[], None, Some(StockEnd::LastDiscardToGoOut)),
+    ("standard", &["jokers-wild"], None, None),
 ];
 
 /// The first seeds of each form whose states and views are searched for examples.
