@@ -234,6 +234,9 @@ impl fmt::Debug for Card {
     }
 }
 
+/// The most cards a deck holds: 52 and two jokers.
+pub const MAX_DECK: usize = 54;
+
 /// A string that is not a card.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(

@@ -40,13 +40,10 @@ pub fn shuffled_deck(seed: u64, deal: u32, table: TableNo) -> Vec<Card> {
 
 /// The deck for a deal of the 52 cards and `jokers` jokers, top card first.
 pub fn shuffled_deck_with(seed: u64, deal: u32, table: TableNo, jokers: u8) -> Vec<Card> {
-    let mut deck = [Card::JOKERS[0]; MAX_DECK];
+    let mut deck = [Card::JOKERS[0]; crate::cards::MAX_DECK];
     let n = shuffled(seed, deal, table, jokers, &mut deck);
     deck[..n].to_vec()
 }
-
-/// The most cards a deck holds: 52 and two jokers.
-pub const MAX_DECK: usize = 54;
 
 /// [`shuffled_deck`] into `deck` without allocating; returns the number of cards.
 fn shuffled(
@@ -54,7 +51,7 @@ fn shuffled(
     deal: u32,
     table: TableNo,
     jokers: u8,
-    deck: &mut [Card; MAX_DECK],
+    deck: &mut [Card; crate::cards::MAX_DECK],
 ) -> usize {
     let mut n = 0;
     for (slot, card) in deck.iter_mut().zip(Card::deck_with(jokers)) {
@@ -340,7 +337,7 @@ pub(crate) fn deal_all(
     )?;
     for (t, seat) in TableNo::all(seated.len()).zip(seated) {
         let (table_dealer, seats) = (seat.dealer, ByRole::from(seat.players));
-        let mut shuffled = [Card::JOKERS[0]; MAX_DECK];
+        let mut shuffled = [Card::JOKERS[0]; crate::cards::MAX_DECK];
         let deck = match decks.get(t.index()) {
             Some(d) => d.as_slice(),
             None => {

@@ -137,7 +137,7 @@ fn push_per_card(
     cards: CardSet,
     kind: impl Fn(Card) -> ActionKind,
 ) {
-    let mut list = [Card::new(Rank::Ace, Suit::Clubs); super::deal::MAX_DECK];
+    let mut list = [Card::new(Rank::Ace, Suit::Clubs); crate::cards::MAX_DECK];
     let mut n = 0;
     let cards = if cards.contains(Card::JOKERS[0]) {
         cards.without(Card::JOKERS[1])

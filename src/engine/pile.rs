@@ -9,7 +9,7 @@ use crate::cards::{Card, CardSet};
 /// Cards in order, bottom first: the last card is the top.
 #[derive(Clone, Copy)]
 pub struct Pile {
-    cards: [Card; super::deal::MAX_DECK],
+    cards: [Card; crate::cards::MAX_DECK],
     len: u8,
 }
 
@@ -31,7 +31,7 @@ impl Pile {
     pub fn new() -> Pile {
         Pile {
             cards: [Card::new(crate::cards::Rank::Ace, crate::cards::Suit::Clubs);
-                super::deal::MAX_DECK],
+                crate::cards::MAX_DECK],
             len: 0,
         }
     }
