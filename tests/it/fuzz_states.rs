@@ -475,9 +475,25 @@ fn invariants(v: &Variant, s: &Game) {
             .union(t.hands[Role::Dealer])
             .union(t.stock.to_set())
             .union(t.discard.to_set());
-        assert_eq!(all, CardSet::FULL, "a card is lost: {t:?}");
-        assert_eq!(n, 52, "a card is doubled: {t:?}");
-        assert!(t.hands[Role::First].is_disjoint(t.hands[Role::Dealer]));
+        // The natural cards once each; the jokers (alike, so counted) as many as the deck has.
+        assert_eq!(
+            all.minus(CardSet::JOKERS),
+            CardSet::FULL,
+            "a card is lost: {t:?}"
+        );
+        let jokers = t.hands[Role::First].intersect(CardSet::JOKERS).len() as usize
+            + t.hands[Role::Dealer].intersect(CardSet::JOKERS).len() as usize
+            + t.stock.as_slice().iter().filter(|c| c.is_joker()).count()
+            + t.discard.as_slice().iter().filter(|c| c.is_joker()).count();
+        assert_eq!(
+            jokers,
+            usize::from(v.ruleset.jokers),
+            "a joker is lost: {t:?}"
+        );
+        assert_eq!(n, 52 + jokers, "a card is doubled: {t:?}");
+        // Each hand names its jokers from the first: only natural cards are told apart.
+        let naturals = |h: CardSet| h.minus(CardSet::JOKERS);
+        assert!(naturals(t.hands[Role::First]).is_disjoint(naturals(t.hands[Role::Dealer])));
         if let Phase::Over { result } = &t.phase
             && let Some(w) = result.winner
         {
