@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, CardSet};
-use crate::melds::{analyze_discards, best_arrangement, meld_lists};
+use crate::melds::{StandIn, analyze_discards, best_arrangement, meld_lists, stand_ins};
 use crate::ruleset::MeldRules;
 
 /// A hand of 10 cards, or of 11 after drawing.
@@ -19,6 +19,9 @@ pub struct HandAnalysis {
     /// The melds of one arrangement with that deadwood (for 11 cards, after the first best
     /// discard), each in play order.
     pub melds: Vec<Vec<Card>>,
+    /// What each wild card in those melds stands for (left out when none is wild).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wilds: Vec<StandIn>,
     /// The cards of that arrangement in no meld.
     pub unmelded: Vec<Card>,
     /// `deadwood` is 0.
@@ -38,6 +41,8 @@ pub enum AnalyzeError {
     DuplicateCard(Card),
     #[error("a hand to analyze has 10 or 11 cards, not {0}")]
     WrongCount(usize),
+    #[error("JK is not in this ruleset's deck: it plays without jokers")]
+    NoJokers,
 }
 
 impl HandAnalysis {
@@ -49,7 +54,10 @@ impl HandAnalysis {
     ) -> Result<HandAnalysis, AnalyzeError> {
         let mut hand = CardSet::EMPTY;
         for &c in cards {
-            if !hand.insert(c) {
+            if c.is_joker() && rules.wild_bits() & CardSet::JOKERS.0 == 0 {
+                return Err(AnalyzeError::NoJokers);
+            }
+            if !hand.insert_read(c) {
                 return Err(AnalyzeError::DuplicateCard(c));
             }
         }
@@ -63,6 +71,8 @@ impl HandAnalysis {
                     .filter(|&&(_, d)| d == a.best)
                     .map(|&(c, _)| c)
                     .collect();
+                let mut best = best;
+                best.dedup(); // the two jokers are one discard
                 let kept = best.first().map_or(hand, |&c| hand.without(c));
                 (kept, a.big_gin, best)
             }
@@ -73,6 +83,7 @@ impl HandAnalysis {
         Ok(HandAnalysis {
             deadwood,
             melds: meld_lists(rules, &arrangement.melds),
+            wilds: stand_ins(rules, &arrangement.melds),
             unmelded: arrangement.unmelded.to_vec(),
             gin: deadwood == 0,
             big_gin,

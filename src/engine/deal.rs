@@ -33,16 +33,33 @@ pub(crate) fn shuffle(cards: &mut [Card], rng: &mut ChaCha20Rng) {
     }
 }
 
-/// The deck for a deal, top card (dealt first) at index 0.
+/// The 52-card deck for a deal, top card (dealt first) at index 0.
 pub fn shuffled_deck(seed: u64, deal: u32, table: TableNo) -> Vec<Card> {
-    shuffled(seed, deal, table).to_vec()
+    shuffled_deck_with(seed, deal, table, 0)
 }
 
-/// [`shuffled_deck`] without allocating.
-fn shuffled(seed: u64, deal: u32, table: TableNo) -> [Card; 52] {
-    let mut deck = Card::DECK;
-    shuffle(&mut deck, &mut rng(seed, deal, table, 0));
-    deck
+/// The deck for a deal of the 52 cards and `jokers` jokers, top card first.
+pub fn shuffled_deck_with(seed: u64, deal: u32, table: TableNo, jokers: u8) -> Vec<Card> {
+    let mut deck = [Card::JOKERS[0]; crate::cards::MAX_DECK];
+    let n = shuffled(seed, deal, table, jokers, &mut deck);
+    deck[..n].to_vec()
+}
+
+/// [`shuffled_deck`] into `deck` without allocating; returns the number of cards.
+fn shuffled(
+    seed: u64,
+    deal: u32,
+    table: TableNo,
+    jokers: u8,
+    deck: &mut [Card; crate::cards::MAX_DECK],
+) -> usize {
+    let mut n = 0;
+    for (slot, card) in deck.iter_mut().zip(Card::deck_with(jokers)) {
+        *slot = card;
+        n += 1;
+    }
+    shuffle(&mut deck[..n], &mut rng(seed, deal, table, 0));
+    n
 }
 
 /// A reshuffle: the discard pile but its top card shuffled into a new stock beneath what is
@@ -141,8 +158,9 @@ pub fn seating(
     Ok(tables)
 }
 
-/// Checks an explicit deck: exactly the 52 cards, each once.
-pub fn check_deck(deck: &[Card]) -> Result<(), DealError> {
+/// Checks an explicit deck: exactly the 52 cards and the ruleset's `jokers`, each once (read its
+/// jokers with [`crate::cards::read_jokers`] first).
+pub fn check_deck(deck: &[Card], jokers: u8) -> Result<(), DealError> {
     let mut seen = CardSet::EMPTY;
     let mut twice = Vec::new();
     for &c in deck {
@@ -150,10 +168,18 @@ pub fn check_deck(deck: &[Card]) -> Result<(), DealError> {
             twice.push(c.to_string());
         }
     }
-    let missing = CardSet::FULL.minus(seen);
+    let whole: CardSet = Card::deck_with(jokers).collect();
+    let missing = whole.minus(seen);
+    let extra = seen.minus(whole);
     let mut problems = Vec::new();
-    if deck.len() != 52 {
-        problems.push(format!("has {} cards, not 52", deck.len()));
+    if deck.len() != whole.len() as usize {
+        problems.push(format!("has {} cards, not {}", deck.len(), whole.len()));
+    }
+    if !extra.is_empty() {
+        problems.push(format!(
+            "holds {} jokers: this ruleset plays with {jokers}",
+            deck.iter().filter(|c| c.is_joker()).count()
+        ));
     }
     if !twice.is_empty() {
         problems.push(format!("lists {} twice", twice.join(" ")));
@@ -183,7 +209,7 @@ pub(crate) fn dealt(deck: &[Card], n: usize, players: usize) -> Option<Dealt> {
     let mut hands = ByRole::filled(players, CardSet::EMPTY);
     let roles: Vec<Role> = hands.roles().collect();
     for (&c, &role) in deck.iter().take(players * n).zip(roles.iter().cycle()) {
-        hands[role].insert(c);
+        hands[role].put(c);
     }
     let mut stock = Pile::new();
     for &c in deck[players * n + 1..].iter().rev() {
@@ -247,7 +273,7 @@ pub(crate) fn deal_table(
         knock_limit: rules.knock_limit,
     };
     let knock_limit = hooks.knock_limit(&info)?;
-    let most = rules.melds.max_deadwood(n);
+    let most = rules.melds.max_deadwood(n, rules.jokers);
     if let Some(limit) = knock_limit
         && u32::from(limit) > most
     {
@@ -313,12 +339,18 @@ pub(crate) fn deal_all(
     )?;
     for (t, seat) in TableNo::all(seated.len()).zip(seated) {
         let (table_dealer, seats) = (seat.dealer, seat.players);
-        let shuffled;
+        let mut shuffled = [Card::JOKERS[0]; crate::cards::MAX_DECK];
         let deck = match decks.get(t.index()) {
             Some(d) => d.as_slice(),
             None => {
-                shuffled = self::shuffled(state.seed, state.deal_number, t);
-                &shuffled[..]
+                let n = self::shuffled(
+                    state.seed,
+                    state.deal_number,
+                    t,
+                    rules.jokers,
+                    &mut shuffled,
+                );
+                &shuffled[..n]
             }
         };
         let (table, event) = deal_table(rules, hooks, state, t, table_dealer, seats, deck)?;
@@ -348,7 +380,7 @@ mod tests {
             shuffled_deck(7, 0, TableNo::new(0)),
             shuffled_deck(8, 0, TableNo::new(0))
         );
-        assert!(check_deck(&shuffled_deck(7, 3, TableNo::new(1))).is_ok());
+        assert!(check_deck(&shuffled_deck(7, 3, TableNo::new(1)), 0).is_ok());
     }
 
     #[test]
@@ -362,12 +394,20 @@ mod tests {
     fn bad_decks_are_explained() {
         let mut deck: Vec<Card> = Card::all().collect();
         deck[1] = deck[0];
-        let e = check_deck(&deck).unwrap_err().to_string();
+        let e = check_deck(&deck, 0).unwrap_err().to_string();
         assert!(
             e.contains("lists AC twice") && e.contains("lacks 2C"),
             "{e}"
         );
-        let e = check_deck(&deck[..10]).unwrap_err().to_string();
+        let e = check_deck(&deck[..10], 0).unwrap_err().to_string();
         assert!(e.contains("has 10 cards"), "{e}");
+        let mut jokers = shuffled_deck_with(7, 0, TableNo::new(0), 2);
+        assert_eq!(jokers.len(), 54);
+        assert!(check_deck(&jokers, 2).is_ok());
+        let e = check_deck(&jokers, 0).unwrap_err().to_string();
+        assert!(e.contains("not 52") && e.contains("holds 2 jokers"), "{e}");
+        jokers.retain(|c| !c.is_joker());
+        let e = check_deck(&jokers, 2).unwrap_err().to_string();
+        assert!(e.contains("not 54") && e.contains("lacks JK JK"), "{e}");
     }
 }

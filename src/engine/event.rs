@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
-use crate::melds::LayOff;
+use crate::melds::{LayOff, StandIn};
 use crate::role::ByRole;
 use crate::seat::{Seat, TableNo};
 
@@ -101,6 +101,9 @@ pub enum Event {
         discard: Card,
         /// The knocker's melds.
         melds: Vec<Vec<Card>>,
+        /// What each wild card in `melds` stands for (left out when none is wild).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        wilds: Vec<StandIn>,
         /// The knocker's deadwood.
         deadwood: u32,
     },
@@ -116,6 +119,9 @@ pub enum Event {
         discard: Option<Card>,
         /// The melds of the hand.
         melds: Vec<Vec<Card>>,
+        /// What each wild card in `melds` stands for (left out when none is wild).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        wilds: Vec<StandIn>,
         /// All eleven cards melded, no discard.
         big_gin: bool,
     },
@@ -131,6 +137,13 @@ pub enum Event {
         cards: Vec<LayOff>,
         /// The defender's own melds.
         melds: Vec<Vec<Card>>,
+        /// What each wild card in `melds` stands for (left out when none is wild).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        wilds: Vec<StandIn>,
+        /// What each wild card in the knocker's melds stands for once the cards are laid off
+        /// (`meld` indexes the knocker's melds, as `onto` does; left out when none is wild).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        onto_wilds: Vec<StandIn>,
         /// The defender's deadwood after laying off.
         deadwood: u32,
     },

@@ -115,12 +115,7 @@ pub(crate) fn hand_result(
     let rules = end.rules;
     let k_seat = table.seats[out.knocker];
     let kd = out.knock.deadwood;
-    let k_deadwood = out.knocker_cards.minus(
-        out.knock
-            .melds
-            .iter()
-            .fold(CardSet::default(), |a, &m| a.union(m)),
-    );
+    let k_deadwood = out.knocker_cards.minus_all(&out.knock.melds);
     let hands = || {
         let mut hands: Vec<SeatHand> = Seat::all(rules.seats).map(SeatHand::sitting_out).collect();
         hands[k_seat.index()] = SeatHand {

@@ -240,6 +240,12 @@ pub(crate) fn check(
 ) -> Result<Checked, StepError> {
     let rules = ctx.rules;
     let r = table.role(seat).ok_or(IllegalAction::SittingOut(seat))?;
+    let taken = match table.phase {
+        Phase::Discard { taken, .. } => taken,
+        _ => None,
+    };
+    let resolved = kind.resolve_jokers(table.hands[r], taken);
+    let kind = resolved.as_ref().unwrap_or(kind);
     let other = table.seat_after(r);
     let players = table.seats.len();
     let taking = |card, must_go_out| Phase::Discard {
@@ -420,6 +426,8 @@ pub(crate) fn check(
                 seat,
                 cards: plan.lay_offs.clone(),
                 melds: meld_lists(&rules.melds, &plan.own.melds),
+                wilds: melds::stand_ins(&rules.melds, &plan.own.melds),
+                onto_wilds: melds::stand_ins(&rules.melds, &plan.extended),
                 deadwood: plan.own.deadwood,
             };
             let knocker = table
@@ -498,8 +506,8 @@ fn commit(
     match checked.change {
         Change::TookUpcard(card) => {
             table.discard.pop();
-            table.hands[r].insert(card);
-            table.taken[r].insert(card);
+            let held = table.hands[r].put(card);
+            table.taken[r].insert(held);
             table.turns = table.turns.saturating_add(1);
             events.push(Event::TookUpcard {
                 table: t,
@@ -522,14 +530,14 @@ fn commit(
                     cards: new.cards,
                 });
             }
+            let held = table.hands[r].put(card);
             match from {
                 Source::Stock => table.stock.pop(),
                 Source::Discard => {
-                    table.taken[r].insert(card);
+                    table.taken[r].insert(held);
                     table.discard.pop()
                 }
             };
-            table.hands[r].insert(card);
             table.turns = table.turns.saturating_add(1);
             events.push(Event::Drew {
                 table: t,
@@ -606,12 +614,14 @@ fn go_out(
     let rules = ctx.rules;
     let seat = table.seats[r];
     let melds = meld_lists(&rules.melds, &arrangement.melds);
+    let wilds = melds::stand_ins(&rules.melds, &arrangement.melds);
     let shown = match (outcome, discard) {
         (Outcome::Knock, Some(discard)) => Event::Knocked {
             table: ctx.table,
             seat,
             discard,
             melds,
+            wilds,
             deadwood: arrangement.deadwood,
         },
         _ => Event::WentGin {
@@ -619,6 +629,7 @@ fn go_out(
             seat,
             discard,
             melds,
+            wilds,
             big_gin: outcome == Outcome::BigGin,
         },
     };

@@ -87,6 +87,9 @@ pub struct KnockView {
     /// The knocker's melds with the cards laid off so far, onto which the defender to act may
     /// lay off (`onto` indexes them).
     pub melds: Vec<Vec<Card>>,
+    /// What each wild card in `melds` stands for (left out when none is wild).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wilds: Vec<melds::StandIn>,
     /// The knocker's deadwood.
     pub deadwood: u32,
     /// At a table of three or four, what each defender who already laid off laid off, in turn
@@ -176,6 +179,7 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
         Phase::LayOff { knock, .. } => Some(KnockView {
             knocker: knock.knocker,
             melds: melds::meld_lists(&rules.melds, &knock.melds_now()),
+            wilds: melds::stand_ins(&rules.melds, &knock.melds_now()),
             deadwood: knock.deadwood,
             laid_off: knock.laid_off.clone(),
         }),

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::cards::{Card, Rank, Suit};
 use crate::ruleset::{AceRank, AfterWash, NextDealer, Ruleset, StockEnd, Tie};
 
 use super::fields::{self, count_words};
@@ -365,15 +366,16 @@ fn match_row(v: &Variant) -> String {
     s
 }
 
+const RANK_NAMES: [&str; 13] = [
+    "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
+    "king",
+];
+
 fn values_text(r: &Ruleset) -> String {
     let standard = crate::ruleset::MeldRules::standard().values;
-    let names = [
-        "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
-        "queen", "king",
-    ];
     let changed: Vec<String> = (0..13)
         .filter(|&i| r.melds.values[i] != standard[i])
-        .map(|i| format!("{} {}", names[i], r.melds.values[i]))
+        .map(|i| format!("{} {}", RANK_NAMES[i], r.melds.values[i]))
         .collect();
     if changed.is_empty() {
         "Cards count their pips (ace 1, J Q K 10).".into()
@@ -455,7 +457,7 @@ pub fn rules_table(v: &Variant) -> Vec<RulesRow> {
     } else {
         option_setting_stock(v, StockEnd::Reshuffle)
     };
-    vec![
+    let mut rows = vec![
         row("Knocking", knocking(v)),
         row("How a hand ends", hand_ends(v)),
         row("Hand score", hand_score(v)),
@@ -464,7 +466,61 @@ pub fn rules_table(v: &Variant) -> Vec<RulesRow> {
         row("Other options", other_options(v)),
         row("Match", match_row(v)),
         row("Form", form(v)),
-    ]
+    ];
+    if let Some(text) = wild_cards(&v.ruleset) {
+        rows.push(row("Wild cards", text));
+    }
+    rows
+}
+
+/// The wild cards in words, or `None` when no card is wild.
+fn wild_cards(r: &Ruleset) -> Option<String> {
+    let w = r.melds.wilds?;
+    let mut kinds = Vec::new();
+    if w.cards.contains(Card::JOKERS[0]) {
+        kinds.push(match r.jokers {
+            1 => "the joker".to_string(),
+            n => format!("the {} jokers", count_words(i64::from(n))),
+        });
+    }
+    for rank in Rank::ALL {
+        if w.cards.contains(Card::new(rank, Suit::Clubs)) {
+            let name = RANK_NAMES[rank.index()];
+            let plural = if name == "six" { "es" } else { "s" };
+            kinds.push(format!("the {name}{plural}"));
+        }
+    }
+    let joker = if r.jokers > 0 {
+        format!(" An unmelded joker counts {}.", w.joker)
+    } else {
+        String::new()
+    };
+    let verb = if kinds.len() == 1 && r.jokers == 1 && w.cards.len() == 1 {
+        "is"
+    } else {
+        "are"
+    };
+    Some(format!(
+        "{} {verb} wild: a wild card stands for any card a meld lacks, and {}; it counts as wild even where it stands for itself, and may be laid off (a meld's wild cards take whichever places keep it a meld).{joker}",
+        capitalised(&and_list(&kinds)),
+        fields::MIN_NATURAL.say(w.min_natural)
+    ))
+}
+
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
 }
 
 #[cfg(test)]

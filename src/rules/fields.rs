@@ -78,6 +78,24 @@ pub const RUN_MIN: IntField = field(
     "Fewest consecutive cards of one suit in a run ({range}).",
     &[(None, "runs of {n} or more cards of a suit")],
 );
+pub const JOKERS: IntField = field(
+    "deck.jokers",
+    0,
+    2,
+    "Jokers in the deck besides the 52 cards ({range}); each is written `JK`.",
+    &[
+        (Some(0), ""),
+        (Some(1), "one joker"),
+        (None, "{count} jokers"),
+    ],
+);
+pub const MIN_NATURAL: IntField = field(
+    "melds.min_natural",
+    1,
+    4,
+    "Natural (not wild) cards every meld holds at least ({range}); a wild card is wild even where it stands for itself.",
+    &[(None, "every meld holds at least {n} natural cards")],
+);
 pub const HAND_SIZE: IntField = field(
     "deal.hand_size",
     3,

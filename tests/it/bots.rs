@@ -8,7 +8,7 @@ use std::sync::Arc;
 use gin_rules::bot::{self, Level};
 use gin_rules::cards::{Card, CardSet};
 use gin_rules::cli::play::{level_of, simulate_levels};
-use gin_rules::engine::{Game, NewGame, Phase, State, shuffled_deck};
+use gin_rules::engine::{Game, NewGame, Phase, State, shuffled_deck_with};
 use gin_rules::role::Role;
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::Target;
@@ -72,7 +72,7 @@ fn shuffle_unseen<'v>(
     for (i, table) in g.tables.iter().enumerate() {
         let deck = match log.decks.get(i) {
             Some(d) => d.clone(),
-            None => shuffled_deck(g.seed, 0, TableNo::new(i as u8)),
+            None => shuffled_deck_with(g.seed, 0, TableNo::new(i as u8), v.ruleset.jokers),
         };
         let mut pool: Vec<Card> = Vec::new();
         if !matches!(table.phase, Phase::Over { .. }) {
@@ -95,8 +95,13 @@ fn shuffle_unseen<'v>(
         }
         let mut moved = pool.clone();
         moved.shuffle(r);
-        let to: HashMap<Card, Card> = pool.into_iter().zip(moved).collect();
-        decks.push(deck.iter().map(|c| *to.get(c).unwrap_or(c)).collect());
+        // By bit: the two jokers compare equal but are two cards of the deck.
+        let to: HashMap<u32, Card> = pool.into_iter().map(Card::bit).zip(moved).collect();
+        decks.push(
+            deck.iter()
+                .map(|c| *to.get(&c.bit()).unwrap_or(c))
+                .collect(),
+        );
     }
     let new = NewGame {
         decks,

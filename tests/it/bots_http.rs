@@ -305,6 +305,27 @@ async fn a_strong_bot_plays_a_two_player_match_to_its_end_plain() {
 }
 
 #[actix_web::test]
+async fn every_bot_level_plays_jokers_wild_to_the_end_of_a_match() {
+    let app = Client::new(false).await;
+    for (seed, level) in ["random", "basic", "strong"].into_iter().enumerate() {
+        let p = play(
+            &app,
+            Mode::Plain,
+            json!({"ruleset": "standard", "options": ["jokers-wild"], "target": 100, "seed": seed}),
+            json!({"1": level}),
+            4000,
+        )
+        .await;
+        assert_eq!(
+            p.last["status"], "match_over",
+            "{level}: after {} requests",
+            p.requests
+        );
+        assert!(p.hands >= 2, "{level}: {} hands", p.hands);
+    }
+}
+
+#[actix_web::test]
 async fn a_bot_plays_hollywood_sealed() {
     let app = Client::new(true).await;
     let p = play(

@@ -476,8 +476,32 @@ fn invariants(v: &Variant, s: &Game) {
             .fold(CardSet::EMPTY, |a, &h| a.union(h))
             .union(t.stock.to_set())
             .union(t.discard.to_set());
-        assert_eq!(all, CardSet::FULL, "a card is lost: {t:?}");
-        assert_eq!(n, 52, "a card is doubled: {t:?}");
+        // The natural cards once each; the jokers (alike, so counted) as many as the deck has.
+        assert_eq!(
+            all.minus(CardSet::JOKERS),
+            CardSet::FULL,
+            "a card is lost: {t:?}"
+        );
+        let jokers = t
+            .hands
+            .iter()
+            .map(|h| h.intersect(CardSet::JOKERS).len() as usize)
+            .sum::<usize>()
+            + t.stock.as_slice().iter().filter(|c| c.is_joker()).count()
+            + t.discard.as_slice().iter().filter(|c| c.is_joker()).count();
+        assert_eq!(
+            jokers,
+            usize::from(v.ruleset.jokers),
+            "a joker is lost: {t:?}"
+        );
+        assert_eq!(n, 52 + jokers, "a card is doubled: {t:?}");
+        // Each hand names its jokers from the first: only natural cards are told apart.
+        let naturals: Vec<CardSet> = t.hands.iter().map(|&h| h.minus(CardSet::JOKERS)).collect();
+        for (i, a) in naturals.iter().enumerate() {
+            for b in &naturals[i + 1..] {
+                assert!(a.is_disjoint(*b), "a card is in two hands: {t:?}");
+            }
+        }
         if let Phase::Over { result } = &t.phase
             && let Some(w) = result.winner
         {

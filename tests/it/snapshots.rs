@@ -246,10 +246,23 @@ pub(crate) mod scenarios {
             .collect();
         d.extend(cards(upcard));
         d.extend(cards(stock));
+        gin_rules::cards::read_jokers(&mut d);
         let used: CardSet = d.iter().copied().collect();
         assert_eq!(used.len() as usize, d.len(), "a card is given twice");
         d.extend(Card::all().filter(|c| !used.contains(*c)));
         d
+    }
+
+    /// What wild cards stand for, as " (in meld 0, JK as 7S)"; nothing when none is wild.
+    fn wilds_text(wilds: &[gin_rules::melds::StandIn]) -> String {
+        if wilds.is_empty() {
+            return String::new();
+        }
+        let each: Vec<String> = wilds
+            .iter()
+            .map(|w| format!("in meld {}, {} as {}", w.meld, w.card, w.stands_for))
+            .collect();
+        format!(" ({})", each.join("; "))
     }
 
     fn melds_text(melds: &[Vec<Card>]) -> String {
@@ -395,40 +408,48 @@ pub(crate) mod scenarios {
                 seat,
                 discard,
                 melds,
+                wilds,
                 deadwood,
             } => format!(
-                "{}seat {seat} knocks, discarding {discard}: melds {}; deadwood {deadwood}",
+                "{}seat {seat} knocks, discarding {discard}: melds {}{}; deadwood {deadwood}",
                 at(*table),
-                melds_text(melds)
+                melds_text(melds),
+                wilds_text(wilds)
             ),
             Event::WentGin {
                 table,
                 seat,
                 discard,
                 melds,
+                wilds,
                 big_gin,
             } => format!(
-                "{}seat {seat} goes {}{}: melds {}",
+                "{}seat {seat} goes {}{}: melds {}{}",
                 at(*table),
                 if *big_gin { "big gin" } else { "gin" },
                 discard.map_or(String::new(), |c| format!(", discarding {c}")),
-                melds_text(melds)
+                melds_text(melds),
+                wilds_text(wilds)
             ),
             Event::LaidOff {
                 table,
                 seat,
                 cards,
                 melds,
+                wilds,
+                onto_wilds,
                 deadwood,
             } => format!(
-                "{}seat {seat} lays off [{}]; own melds {}; deadwood {deadwood}",
+                "{}seat {seat} lays off [{}]{}; own melds {}{}; deadwood {deadwood}",
                 at(*table),
                 cards
                     .iter()
                     .map(|l| format!("{} onto meld {}", l.card, l.onto))
                     .collect::<Vec<_>>()
                     .join(", "),
-                melds_text(melds)
+                wilds_text(onto_wilds),
+                melds_text(melds),
+                wilds_text(wilds)
             ),
             Event::HandOver(r) => {
                 return Line::HandOver {
@@ -649,6 +670,16 @@ pub(crate) mod scenarios {
         let mut decks: Vec<Vec<Card>> = s.decks.iter().map(deck).collect();
         if let Some(d) = &s.deck {
             decks.insert(0, deck(d));
+        }
+        // The jokers a deck does not place lie at the bottom of the stock.
+        for d in &mut decks {
+            let placed = d.iter().filter(|c| c.is_joker()).count();
+            d.extend(
+                Card::JOKERS
+                    .into_iter()
+                    .take(usize::from(v.ruleset.jokers))
+                    .skip(placed),
+            );
         }
         let target = s.target.unwrap_or(v.ruleset.match_rules.default_target);
         v.check_target(target).unwrap();

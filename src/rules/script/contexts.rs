@@ -84,14 +84,18 @@ const DEAL: &[Field] = &[
     f(
         "upcard",
         Ty::Str,
-        "the first upcard of the hand at this table, e.g. `\"TD\"`",
+        "the first upcard of the hand at this table, e.g. `\"TD\"` (`\"JK\"` for a joker)",
     ),
     f(
         "upcard_rank",
         Ty::Str,
-        "its rank: one of `A 2 3 4 5 6 7 8 9 T J Q K`",
+        "its rank: one of `A 2 3 4 5 6 7 8 9 T J Q K`, or `JK` for a joker",
     ),
-    f("upcard_suit", Ty::Str, "its suit: one of `C D H S`"),
+    f(
+        "upcard_suit",
+        Ty::Str,
+        "its suit: one of `C D H S`, or `\"\"` for a joker",
+    ),
     f(
         "upcard_value",
         Ty::Int,

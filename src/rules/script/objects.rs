@@ -209,6 +209,8 @@ static WORDS: LazyLock<Words> = LazyLock::new(|| {
         .map(|r| rule_name(r).into()),
         cards: (0..64)
             .map(|bit| match Card::from_bit(bit) {
+                // A joker has no rank and no suit: its rank reads "JK", its suit "".
+                Some(card) if card.is_joker() => ["JK".into(), "JK".into(), "".into()],
                 Some(card) => [
                     card.to_string().into(),
                     card.rank().char().to_string().into(),
@@ -285,9 +287,10 @@ impl DealConstants {
             max_knock_limit: i64::from(
                 rules
                     .melds
-                    .max_deadwood(usize::from(
-                        rules.hand_size_at(usize::from(rules.table_players)),
-                    ))
+                    .max_deadwood(
+                        usize::from(rules.hand_size_at(usize::from(rules.table_players))),
+                        rules.jokers,
+                    )
                     .min(255),
             ),
         }
