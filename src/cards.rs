@@ -165,6 +165,15 @@ impl Card {
         self.0 == 13 || self.0 == 14
     }
 
+    /// The card as every player reads it: a joker as the first joker (the two are alike).
+    pub const fn alike(self) -> Card {
+        if self.is_joker() {
+            Card::JOKERS[0]
+        } else {
+            self
+        }
+    }
+
     /// The rank of a natural card. A joker has none: check [`Card::is_joker`] first (a joker
     /// reads as an ace here).
     pub const fn rank(self) -> Rank {
@@ -434,13 +443,21 @@ impl CardSet {
         card
     }
 
-    /// The card `card` is once added: a joker the set already holds is added as the other joker.
+    /// The card `card` is once added: a joker is added as the first joker the set lacks, so a set
+    /// built by adding names its jokers from the first.
     pub fn free(self, card: Card) -> Card {
-        if card.is_joker() && self.contains(card) {
+        if card.is_joker() {
             CardSet::JOKERS.minus(self).first().unwrap_or(card)
         } else {
             card
         }
+    }
+
+    /// The set with its jokers named from the first (bit 13, then 14): the same cards to a player.
+    pub fn jokers_first(self) -> CardSet {
+        let n = self.intersect(CardSet::JOKERS).len() as usize;
+        let jokers: CardSet = CardSet::JOKERS.iter().take(n).collect();
+        self.minus(CardSet::JOKERS).union(jokers)
     }
 
     /// `card` added, a joker the set already holds added as the other joker (the way a list of

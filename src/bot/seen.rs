@@ -75,7 +75,8 @@ impl Seen {
         };
         mix(self.hand.0);
         for c in &view.discard_pile {
-            mix(u64::from(c.bit()));
+            // The two jokers look alike.
+            mix(u64::from(c.alike().bit()));
         }
         mix(self.opponent_known.0);
         mix(self.stock as u64);

@@ -9,7 +9,7 @@ mod odds;
 use crate::cards::{Card, CardSet};
 use crate::engine::{Action, SeatView};
 use crate::melds;
-use crate::ruleset::Ruleset;
+use crate::ruleset::{Ruleset, StockEnd};
 
 use super::Decision;
 use super::seen::{Options, Seen, list, plain_why};
@@ -251,8 +251,15 @@ impl Strong<'_> {
         let rest = self.seen.hand.without(keep.card);
         let outs = self.odds.gin_outs(rest);
         let unseen = self.odds.unseen.len().max(1);
-        let reserve = usize::from(self.rules.stock_reserve);
-        let turns = (self.seen.stock.saturating_sub(reserve) / 2).clamp(0, 3) as i32;
+        // A stock that is reshuffled never runs out.
+        let left = match self.rules.stock_end {
+            StockEnd::Reshuffle => usize::MAX,
+            _ => self
+                .seen
+                .stock
+                .saturating_sub(usize::from(self.rules.stock_reserve)),
+        };
+        let turns = (left / 2).clamp(0, 3) as i32;
         let gin_chance = 1.0 - (1.0 - outs as f64 / unseen as f64).powi(turns);
         let gin_value = f64::from(self.rules.gin_bonus) + odds.opponent_deadwood;
         let play_on_value =

@@ -205,7 +205,7 @@ pub(crate) struct Dealt {
 /// `deck` (top first) dealt `n` cards each to `players`; `None` when it is too short for that
 /// (or too long).
 pub(crate) fn dealt(deck: &[Card], n: usize, players: usize) -> Option<Dealt> {
-    let upcard = *deck.get(players * n)?;
+    let upcard = deck.get(players * n)?.alike();
     let mut hands = ByRole::filled(players, CardSet::EMPTY);
     let roles: Vec<Role> = hands.roles().collect();
     for (&c, &role) in deck.iter().take(players * n).zip(roles.iter().cycle()) {

@@ -63,7 +63,8 @@ impl Pile {
         let n = self.len();
         match self.cards.get_mut(n) {
             Some(slot) => {
-                *slot = card;
+                // The jokers are alike: a pile names each as the first.
+                *slot = card.alike();
                 self.len += 1;
                 true
             }

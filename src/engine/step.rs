@@ -507,7 +507,7 @@ fn commit(
         Change::TookUpcard(card) => {
             table.discard.pop();
             let held = table.hands[r].put(card);
-            table.taken[r].insert(held);
+            table.taken[r].put(held);
             table.turns = table.turns.saturating_add(1);
             events.push(Event::TookUpcard {
                 table: t,
@@ -534,7 +534,7 @@ fn commit(
             match from {
                 Source::Stock => table.stock.pop(),
                 Source::Discard => {
-                    table.taken[r].insert(held);
+                    table.taken[r].put(held);
                     table.discard.pop()
                 }
             };
@@ -570,7 +570,18 @@ fn commit(
 
 fn discard(table: &mut Table, r: Role, card: Card) {
     table.hands[r].remove(card);
-    table.taken[r].remove(card);
+    if card.is_joker() {
+        // The jokers are alike: what is known is how many of those held were taken from the
+        // pile, and both sets name their jokers from the first.
+        let hand = table.hands[r].jokers_first();
+        let held = hand.intersect(CardSet::JOKERS).len() as usize;
+        let taken = table.taken[r];
+        let known = taken.intersect(CardSet::JOKERS).iter().take(held).collect();
+        table.hands[r] = hand;
+        table.taken[r] = taken.minus(CardSet::JOKERS).union(known).jokers_first();
+    } else {
+        table.taken[r].remove(card);
+    }
     table.discard.push(card);
 }
 

@@ -93,9 +93,11 @@ fn shuffle_unseen<'v>(
                 pool.extend(table.hands[role].minus(fixed).iter());
             }
         }
+        // Jokers stay where they are: a hand names its jokers from the first, so which joker of
+        // the deck a player holds is not told by its bit.
+        pool.retain(|c| !c.is_joker());
         let mut moved = pool.clone();
         moved.shuffle(r);
-        // By bit: the two jokers compare equal but are two cards of the deck.
         let to: HashMap<u32, Card> = pool.into_iter().map(Card::bit).zip(moved).collect();
         decks.push(
             deck.iter()
@@ -253,4 +255,111 @@ fn a_seat_between_hands_or_waiting_has_nothing_to_decide() {
         assert!(bot::decide_for(level, &s, waiting).is_none());
     }
     assert!(matches!(s.tables[0].phase, Phase::UpcardOffer { .. }));
+}
+
+/// An authored ruleset: Standard with `changes` (YAML sections) under the id `house`.
+fn house(changes: &str) -> Arc<Variant> {
+    let yaml = format!(
+        "id: house\nname: House\nsummary: Standard with house rules.\nextends: standard\n{changes}"
+    );
+    Catalog::builtin()
+        .check(&yaml, &Default::default())
+        .unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+/// Views of the seat to act over a few hands of `standard`, played by `basic`: every view where
+/// the seat must discard and may knock, and every draw turn.
+fn standard_views() -> Vec<gin_rules::engine::SeatView> {
+    let v = variant("standard", &[]);
+    let mut out = Vec::new();
+    for seed in 0..60u64 {
+        let mut s = deal(&v, seed, Target::SingleHand);
+        while let Some(&seat) = s.to_act().first() {
+            let view = s.view(seat).unwrap();
+            out.push(view);
+            let Some(a) = bot::choose(&s, seat) else {
+                break;
+            };
+            s = s.step(&a).unwrap().game;
+        }
+    }
+    out
+}
+
+#[test]
+fn bots_read_the_rules_from_the_ruleset_never_its_id() {
+    let standard = variant("standard", &[]);
+    // The same rules under another id: every level plays the same.
+    let renamed = house("");
+    assert_ne!(renamed.ruleset.id, standard.ruleset.id);
+    let views = standard_views();
+    for view in views.iter().step_by(3) {
+        for level in Level::ALL {
+            assert_eq!(
+                bot::decide(level, &renamed.ruleset, view),
+                bot::decide(level, &standard.ruleset, view),
+                "{level} played otherwise under another id"
+            );
+        }
+    }
+    // The bonuses the ruleset gives weigh knocking against playing on: a costly undercut knocks
+    // less than Standard, knocking that risks nothing more.
+    let timid = house("scoring:\n  undercut_bonus: 100\n");
+    let bold = house("scoring:\n  gin_bonus: 0\n  undercut_bonus: 0\n  tie: knocker\n");
+    let may_knock: Vec<_> = views
+        .iter()
+        .filter(|v| {
+            v.legal_actions
+                .iter()
+                .any(|a| matches!(a.kind, gin_rules::engine::ActionKind::Knock { .. }))
+        })
+        .collect();
+    assert!(may_knock.len() > 40, "{} views may knock", may_knock.len());
+    for level in [Level::Strong] {
+        let knocks = |rules: &gin_rules::ruleset::Ruleset| {
+            may_knock
+                .iter()
+                .filter(|v| {
+                    let d = bot::decide(level, rules, v).unwrap();
+                    matches!(d.action.kind, gin_rules::engine::ActionKind::Knock { .. })
+                })
+                .count()
+        };
+        let (t, s, b) = (
+            knocks(&timid.ruleset),
+            knocks(&standard.ruleset),
+            knocks(&bold.ruleset),
+        );
+        assert!(
+            t < s && s < b,
+            "{level} knocked {t} / {s} / {b} times of {} with a costly undercut / Standard / free knocks",
+            may_knock.len()
+        );
+    }
+    // Card values: with the court cards worth 1, a bot throws them no sooner than other cards;
+    // Standard's bots throw them first.
+    let cheap_courts = house("deck:\n  values: {J: 1, Q: 1, K: 1}\n");
+    let discards: Vec<_> = views.iter().filter(|v| v.phase == "discard").collect();
+    for level in [Level::Basic, Level::Strong] {
+        let courts = |rules: &gin_rules::ruleset::Ruleset| {
+            discards
+                .iter()
+                .filter(|v| {
+                    let d = bot::decide(level, rules, v).unwrap();
+                    match d.action.kind {
+                        gin_rules::engine::ActionKind::Discard { card }
+                        | gin_rules::engine::ActionKind::Knock { discard: card, .. } => {
+                            card.rank().index() >= 10
+                        }
+                        _ => false,
+                    }
+                })
+                .count()
+        };
+        let (cheap, dear) = (courts(&cheap_courts.ruleset), courts(&standard.ruleset));
+        assert!(
+            cheap * 2 < dear,
+            "{level} threw a court card {cheap} times when they count 1, {dear} times in Standard"
+        );
+    }
 }

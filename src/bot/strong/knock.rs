@@ -80,7 +80,7 @@ pub fn knock_odds(rules: &Ruleset, kept: CardSet, opponents: &[CardSet]) -> Knoc
     for &opp in opponents {
         let own = melds::least_deadwood(&rules.melds, opp);
         deadwood += f64::from(own);
-        let after = if rules.lay_offs && k > 0 {
+        let after = if rules.lay_offs && (k > 0 || rules.lay_off_after_gin) {
             melds::best_lay_off(&rules.melds, &mine.melds, opp)
                 .own
                 .deadwood
@@ -101,5 +101,25 @@ pub fn knock_odds(rules: &Ruleset, kept: CardSet, opponents: &[CardSet]) -> Knoc
         value: value / n,
         undercut: undercuts as f64 / n,
         opponent_deadwood: deadwood / n,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::set;
+
+    #[test]
+    fn a_gin_is_worth_what_the_ruleset_lets_the_defender_lay_off() {
+        let mut rules = Ruleset::standard();
+        let gin = set("AS 2S 3S 4C 5C 6C 7H 8H 9H TH");
+        // The defender melds nothing; 4S and JH lay off on the gin's melds when the rules allow.
+        let defender = set("4S JH KC KD QS 9D 2D 3H 4D 6D");
+        let no_lay_off = knock_odds(&rules, gin, &[defender]).value;
+        rules.lay_off_after_gin = true;
+        let lay_off = knock_odds(&rules, gin, &[defender]).value;
+        assert_eq!((no_lay_off, lay_off), (68.0 + 25.0, 54.0 + 25.0));
+        rules.gin_bonus = 40;
+        assert_eq!(knock_odds(&rules, gin, &[defender]).value, lay_off + 15.0);
     }
 }
