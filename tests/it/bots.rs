@@ -315,7 +315,8 @@ fn bots_read_the_rules_from_the_ruleset_never_its_id() {
         })
         .collect();
     assert!(may_knock.len() > 40, "{} views may knock", may_knock.len());
-    for level in [Level::Strong] {
+    {
+        let level = Level::Strong;
         let knocks = |rules: &gin_rules::ruleset::Ruleset| {
             may_knock
                 .iter()
