@@ -39,17 +39,40 @@ pub struct HandAnalysis {
 pub enum AnalyzeError {
     #[error("{0} is listed twice")]
     DuplicateCard(Card),
-    #[error("a hand to analyze has 10 or 11 cards, not {0}")]
-    WrongCount(usize),
+    #[error("a hand to analyze has {} cards, not {count}", sizes_text(held))]
+    WrongCount {
+        /// The cards given.
+        count: usize,
+        /// The hand sizes the ruleset deals (each also analyzed with one card more).
+        held: Vec<u8>,
+    },
     #[error("JK is not in this ruleset's deck: it plays without jokers")]
     NoJokers,
 }
 
+/// "10 or 11", or "10 or 11 (7 or 8 at a larger table)": the sizes a hand may have.
+fn sizes_text(held: &[u8]) -> String {
+    let mut sizes: Vec<u8> = held.to_vec();
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    sizes.dedup();
+    let pair = |h: u8| format!("{h} or {}", u16::from(h) + 1);
+    match sizes.split_first() {
+        None => "no".to_string(),
+        Some((&first, [])) => pair(first),
+        Some((&first, rest)) => {
+            let rest: Vec<String> = rest.iter().map(|&h| pair(h)).collect();
+            format!("{} ({} at a larger table)", pair(first), rest.join(", "))
+        }
+    }
+}
+
 impl HandAnalysis {
-    /// `knock_limit` None: knocking is not allowed (`can_knock` is false).
+    /// `knock_limit` None: knocking is not allowed (`can_knock` is false). `held`: the hand sizes
+    /// the ruleset deals; a hand of one of them is analyzed as held, one card more as drawn.
     pub fn of(
         rules: &MeldRules,
         knock_limit: Option<u8>,
+        held: &[u8],
         cards: &[Card],
     ) -> Result<HandAnalysis, AnalyzeError> {
         let mut hand = CardSet::EMPTY;
@@ -61,9 +84,11 @@ impl HandAnalysis {
                 return Err(AnalyzeError::DuplicateCard(c));
             }
         }
-        let (kept, big_gin, best_discards) = match cards.len() {
-            10 => (hand, false, Vec::new()),
-            11 => {
+        let n = cards.len();
+        let is_held = |n: usize| held.iter().any(|&h| usize::from(h) == n);
+        let (kept, big_gin, best_discards) = match n {
+            n if is_held(n) => (hand, false, Vec::new()),
+            n if n > 0 && is_held(n - 1) => {
                 let a = analyze_discards(rules, hand);
                 let best: Vec<Card> = a
                     .after_discard
@@ -76,7 +101,12 @@ impl HandAnalysis {
                 let kept = best.first().map_or(hand, |&c| hand.without(c));
                 (kept, a.big_gin, best)
             }
-            n => return Err(AnalyzeError::WrongCount(n)),
+            count => {
+                return Err(AnalyzeError::WrongCount {
+                    count,
+                    held: held.to_vec(),
+                });
+            }
         };
         let arrangement = best_arrangement(rules, kept);
         let deadwood = arrangement.deadwood;
@@ -99,7 +129,12 @@ mod tests {
     use crate::cards::parse_cards;
 
     fn analyze(s: &str) -> Result<HandAnalysis, AnalyzeError> {
-        HandAnalysis::of(&MeldRules::standard(), Some(10), &parse_cards(s).unwrap())
+        HandAnalysis::of(
+            &MeldRules::standard(),
+            Some(10),
+            &[10],
+            &parse_cards(s).unwrap(),
+        )
     }
 
     #[test]
@@ -130,7 +165,7 @@ mod tests {
     #[test]
     fn no_knocking_means_no_knock() {
         let cards = parse_cards("AS 2S 3S 4S 7C 7D 7H 9D 9S 9H").unwrap();
-        let a = HandAnalysis::of(&MeldRules::standard(), None, &cards).unwrap();
+        let a = HandAnalysis::of(&MeldRules::standard(), None, &[10], &cards).unwrap();
         assert!(a.gin && !a.can_knock);
     }
 

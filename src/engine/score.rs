@@ -506,6 +506,9 @@ pub(crate) fn enter_deal(
     check_entries(&entries, &record.layout, &record.games)
         .map_err(|m| hook_refused("record_result", m))?;
     let mut record = record.clone();
+    // A hand is won once by a side, though at a table of three or four it scores against
+    // several opponents (an entry each).
+    let mut won: Vec<(usize, usize)> = Vec::new();
     for e in &entries {
         let game = &mut record.games[usize::from(e.game)];
         let side = e.side.index();
@@ -516,7 +519,8 @@ pub(crate) fn enter_deal(
         game.boxes[side] = game.boxes[side]
             .checked_add(e.boxes)
             .ok_or(Overflow("a count of boxes"))?;
-        if e.points > 0 {
+        if e.points > 0 && !won.contains(&(usize::from(e.game), side)) {
+            won.push((usize::from(e.game), side));
             game.hands_won[side] = game.hands_won[side]
                 .checked_add(1)
                 .ok_or(Overflow("a count of hands won"))?;

@@ -265,6 +265,24 @@ def three_players(browser):
     return f"{opponents} opponents at your table, {'sitting out' if sitting_out else 'dealt in'}"
 
 
+def one_table_of_three(browser):
+    page = open_page(browser, PLAIN)
+    deal(page, "oklahoma-three", target=100, options=("jokers-wild",))
+    opponents = page.locator("#opponents .opp").count()
+    check(opponents == 2, f"one table of three: {opponents} others shown")
+    check("sits out" not in page.inner_text("#opponents"), "a seat sits out at one table of three")
+    check(page.locator("#score-table tr").count() == 4, "three rows of scores")
+    held = page.locator("#hand button").count()
+    check(held in (7, 8), f"{held} cards in a hand of seven")
+    shot(page, "oklahoma-three-deal")
+    play_to_showdown(page)
+    check(page.locator("#result .side").count() == 3, "three hands in the showdown")
+    check_showdown(page, hand_size=7)
+    shot(page, "oklahoma-three-showdown")
+    no_errors(page)
+    return f"{opponents} opponents at your table, showdown {page.get_attribute('#result', 'data-outcome')}"
+
+
 def four_players(browser):
     page = open_page(browser, PLAIN)
     deal(page, "four-player", target=125)
@@ -634,7 +652,7 @@ def accessibility(browser):
     return "; ".join(said)
 
 
-CASES = [straight_gin_one_hand, standard_match_to_100, three_players, four_players,
+CASES = [straight_gin_one_hand, standard_match_to_100, three_players, one_table_of_three, four_players,
          hollywood_oklahoma, disabled_then_refused, keyboard_and_phone, suggested_discard,
          random_clicks, lay_off_and_showdown, reload_and_resume, pass_and_play, added_ruleset,
          card_faces, accessibility]

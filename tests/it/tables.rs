@@ -194,3 +194,18 @@ fn each_defender_lays_off_in_turn_and_every_view_shows_what_was_laid_off() {
     let parts: Vec<i64> = over.against.iter().map(|a| a.points).collect();
     assert_eq!(parts, [29, 38], "against seat 2, then seat 0");
 }
+
+#[test]
+fn a_knocker_who_beats_every_opponent_has_won_one_hand() {
+    let v = variant("oklahoma-three", &[]);
+    let nothing = ActionKind::LayOff { cards: Vec::new() };
+    let game = three_way_knock(&v);
+    let game = game.step(&Action::new(2, nothing.clone())).unwrap().game;
+    let game = game.step(&Action::new(0, nothing)).unwrap().game;
+    let g = &game.record.games[0];
+    assert!(
+        g.points[1] > 0 && g.points[0] == 0 && g.points[2] == 0,
+        "{g:?}"
+    );
+    assert_eq!(g.hands_won, [0, 1, 0], "one hand, two opponents beaten");
+}
