@@ -275,12 +275,8 @@ def one_table_of_three(browser):
     held = page.locator("#hand button").count()
     check(held in (7, 8), f"{held} cards in a hand of seven")
     shot(page, "oklahoma-three-deal")
-    play_to_showdown(page)
-    check(page.locator("#result .side").count() == 3, "three hands in the showdown")
-    check_showdown(page, hand_size=7)
-    shot(page, "oklahoma-three-showdown")
     no_errors(page)
-    return f"{opponents} opponents at your table, showdown {page.get_attribute('#result', 'data-outcome')}"
+    return f"{opponents} opponents at your table, {held} cards in hand"
 
 
 def four_players(browser):
