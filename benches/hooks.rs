@@ -19,6 +19,7 @@ use gin_rules::engine::hooks::{
     DealInfo, DealerInfo, GameScore, HandOutcome, Hooks, LayoutInfo, MatchLayout, NoHooks,
     RecordInfo, SeatingInfo, TableResult, TableSeating,
 };
+use gin_rules::role::ByRole;
 use gin_rules::rules::script::{ScriptHooks, observe_contexts};
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::{NextDealer, RulesetRef, Target};
@@ -124,10 +125,11 @@ fn facts() -> DealFacts {
             table: TableNo::new(0),
             seating: TableSeating {
                 dealer: Seat::new(1),
-                players: [Seat::new(0), Seat::new(1)],
+                players: ByRole::new(Seat::new(0), Seat::new(1)),
             },
             outcome: HandOutcome::Knock,
             winner: Some(Seat::new(1)),
+            loser: Some(Seat::new(0)),
             points: 17,
             multiplier: 1,
             parts: vec![gin_rules::engine::hooks::ScorePart::new("base", 17)],
@@ -148,6 +150,7 @@ fn one_deal(hooks: &dyn Hooks, f: &DealFacts) -> usize {
     };
     let seating = SeatingInfo {
         seats: 2,
+        players: 2,
         dealer: Seat::new(1),
         hand_number: 7,
         layout: &f.layout,

@@ -3,6 +3,10 @@
 #
 # Starts the release server, builds a mid-hand state, then measures with oha (installed with
 # `cargo install oha` when missing; wrk from Debian as a fallback):
+#   0. the step against its ceiling: the same step request, alternately to the server and to a
+#      bare actix-web JSON echo of the same body (examples/echo.rs, the same workers), $ROUNDS
+#      rounds of $DURATION each, and the step's share of the echo's requests per second in each
+#      round (goal: at least 60%); `scripts/load.sh echo` runs this part alone;
 #   1. plain states: as many step requests per second as the server answers, latency percentiles;
 #   2. sealed states: the same;
 #   3. a fixed rate of $RATE requests per second (plain), for the p99 latency at that rate;
@@ -28,7 +32,7 @@
 #
 # Environment: PORT (18080), DURATION (10s), CONNECTIONS (64), RATE (10000), WORKERS (one per core),
 # GAME_CONNECTIONS (16, for step_load), BIN (a server binary; default: cargo build --release),
-# SOAK (60, seconds).
+# SOAK (60, seconds), ROUNDS (3, step against echo), ECHO_PORT (PORT + 1).
 set -euo pipefail
 MODE=${1:-all}
 
@@ -102,8 +106,11 @@ echo "== load tool: $TOOL" >&2
 # --- the server ----------------------------------------------------------------------------
 # BIN: a server binary to measure instead of building the release one.
 release_bin
-if [[ "$MODE" != soak ]]; then
+if [[ "$MODE" == all ]]; then
     cargo bench --quiet --no-run --bench step_load
+fi
+if [[ "$MODE" != soak ]]; then
+    cargo build --release --quiet --example echo
 fi
 
 SECRET_FILE="$WORK/secret.txt"
@@ -121,26 +128,86 @@ stop_server() {
     SERVER_PID=""
 }
 
+# load BODY RATE [ADDR]: the load tool's whole report of step requests with the body in the file
+# BODY to ADDR (the server's by default) for $DURATION, at RATE requests/s (empty: full speed).
+load() {
+    if [[ "$TOOL" == oha ]]; then
+        oha --no-tui -z "$DURATION" -c "$CONNECTIONS" ${2:+-q "$2"} -m POST \
+            -H 'content-type: application/json' -D "$1" "http://${3:-$ADDR}/v1/games/step"
+    else
+        cat >"$WORK/post.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["content-type"] = "application/json"
+local f = io.open("$1", "rb"); wrk.body = f:read("*a"); f:close()
+LUA
+        wrk -t2 -c "$CONNECTIONS" -d "$DURATION" --latency -s "$WORK/post.lua" "http://${3:-$ADDR}/v1/games/step"
+    fi
+}
+
 run_load() {
     # $1: label, $2: body file, $3: rate (empty: as fast as possible)
     echo
     echo "== $1"
     if [[ "$TOOL" == oha ]]; then
-        oha --no-tui -z "$DURATION" -c "$CONNECTIONS" ${3:+-q "$3"} -m POST \
-            -H 'content-type: application/json' -D "$2" "http://$ADDR/v1/games/step" \
-            | grep -E 'Success rate|Requests/sec|Slowest|Fastest|Average|(50|90|95|99|99\.90)(\.00)?% in|\[[0-9]+\]' || true
+        load "$2" "$3" | grep -E 'Success rate|Requests/sec|Slowest|Fastest|Average|(50|90|95|99|99\.90)(\.00)?% in|\[[0-9]+\]' || true
     else
-        cat >"$WORK/post.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["content-type"] = "application/json"
-local f = io.open("$2", "rb"); wrk.body = f:read("*a"); f:close()
-LUA
-        wrk -t2 -c "$CONNECTIONS" -d "$DURATION" --latency -s "$WORK/post.lua" "http://$ADDR/v1/games/step" \
-            | grep -E 'Latency|Req/Sec|50%|75%|90%|99%|Requests/sec|Non-2xx' || true
+        load "$2" "$3" | grep -E 'Latency|Req/Sec|50%|75%|90%|99%|Requests/sec|Non-2xx' || true
         if [[ -n "$3" ]]; then
             echo "   (wrk cannot hold a fixed rate; the figures above are at full speed)"
         fi
     fi
+}
+
+# rate_at BODY ADDR: requests per second at full speed, a whole number; fails on any answer that
+# is not 2xx or any socket error (an error answered fast would flatter the rate).
+rate_at() {
+    local out rate
+    out=$(load "$1" "" "$2")
+    if [[ "$TOOL" == oha ]]; then
+        # Status lines read `[200] N responses`, error lines `[N] reason`: all must be the former.
+        if ! grep -q 'Success rate: 100' <<<"$out" \
+            || grep -E '^ *\[[0-9]+\]' <<<"$out" | grep -vqE '^ *\[200\] [0-9]+ responses'; then
+            echo "errors in the run against $2:" >&2
+            echo "$out" >&2
+            return 1
+        fi
+    elif grep -qE 'Non-2xx|Socket errors' <<<"$out"; then
+        echo "errors in the run against $2:" >&2
+        echo "$out" >&2
+        return 1
+    fi
+    rate=$(sed -n 's/^ *Requests\/sec: *\([0-9]*\).*/\1/p' <<<"$out" | head -1)
+    echo "${rate:-0}"
+}
+
+# The step against the echo of the same body, alternately, $ROUNDS rounds.
+versus_echo() {
+    local echo_port=${ECHO_PORT:-$((PORT + 1))} rounds=${ROUNDS:-3} step echo ratios=()
+    local echo_addr="127.0.0.1:$echo_port"
+    server_up plain
+    step_body "$ADDR" "$WORK/plain.json"
+    spawn "${ECHO_BIN:-target/release/examples/echo}" "$echo_addr" "${WORKERS:-$(nproc)}"
+    local echo_pid=$SPAWNED_PID
+    for _ in $(seq 1 100); do
+        curl -fsS -H 'content-type: application/json' --data-binary "@$WORK/plain.json" \
+            "http://$echo_addr/v1/games/step" >/dev/null 2>&1 && break
+        sleep 0.1
+    done
+    echo
+    echo "== the step against a bare actix-web echo of the same body ($TOOL, $CONNECTIONS connections," \
+        "$DURATION a run, ${WORKERS:-$(nproc)} workers each, alternately)"
+    for round in $(seq 1 "$rounds"); do
+        step=$(rate_at "$WORK/plain.json" "$ADDR")
+        echo=$(rate_at "$WORK/plain.json" "$echo_addr")
+        ratios+=($((100 * step / (echo > 0 ? echo : 1))))
+        echo "   round $round: step $step requests/s, echo $echo requests/s: ${ratios[-1]}% of the echo" \
+            "(load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    done
+    stop "$echo_pid"
+    stop_server
+    local sorted
+    sorted=$(printf '%s\n' "${ratios[@]}" | sort -n | tr '\n' ' ')
+    echo "== step / echo over $rounds rounds: ${sorted% }% (goal: at least 60%)"
 }
 
 rss() {
@@ -226,6 +293,11 @@ if [[ "$MODE" == soak ]]; then
 fi
 
 echo "== machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); server on $ADDR, $CONNECTIONS connections, $DURATION per run" >&2
+
+versus_echo
+if [[ "$MODE" == echo ]]; then
+    exit 0
+fi
 
 server_up plain
 step_body "$ADDR" "$WORK/plain.json"

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, CardSet};
-use crate::melds::{analyze_discards, best_arrangement, meld_lists};
+use crate::melds::{StandIn, analyze_discards, best_arrangement, meld_lists, stand_ins};
 use crate::ruleset::MeldRules;
 
 /// A hand of 10 cards, or of 11 after drawing.
@@ -19,6 +19,9 @@ pub struct HandAnalysis {
     /// The melds of one arrangement with that deadwood (for 11 cards, after the first best
     /// discard), each in play order.
     pub melds: Vec<Vec<Card>>,
+    /// What each wild card in those melds stands for (left out when none is wild).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wilds: Vec<StandIn>,
     /// The cards of that arrangement in no meld.
     pub unmelded: Vec<Card>,
     /// `deadwood` is 0.
@@ -36,26 +39,56 @@ pub struct HandAnalysis {
 pub enum AnalyzeError {
     #[error("{0} is listed twice")]
     DuplicateCard(Card),
-    #[error("a hand to analyze has 10 or 11 cards, not {0}")]
-    WrongCount(usize),
+    #[error("a hand to analyze has {} cards, not {count}", sizes_text(held))]
+    WrongCount {
+        /// The cards given.
+        count: usize,
+        /// The hand sizes the ruleset deals (each also analyzed with one card more).
+        held: Vec<u8>,
+    },
+    #[error("JK is not in this ruleset's deck: it plays without jokers")]
+    NoJokers,
+}
+
+/// "10 or 11", or "10 or 11 (7 or 8 at a larger table)": the sizes a hand may have.
+fn sizes_text(held: &[u8]) -> String {
+    let mut sizes: Vec<u8> = held.to_vec();
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    sizes.dedup();
+    let pair = |h: u8| format!("{h} or {}", u16::from(h) + 1);
+    match sizes.split_first() {
+        None => "no".to_string(),
+        Some((&first, [])) => pair(first),
+        Some((&first, rest)) => {
+            let rest: Vec<String> = rest.iter().map(|&h| pair(h)).collect();
+            format!("{} ({} at a larger table)", pair(first), rest.join(", "))
+        }
+    }
 }
 
 impl HandAnalysis {
-    /// `knock_limit` None: knocking is not allowed (`can_knock` is false).
+    /// `knock_limit` None: knocking is not allowed (`can_knock` is false). `held`: the hand sizes
+    /// the ruleset deals; a hand of one of them is analyzed as held, one card more as drawn.
     pub fn of(
         rules: &MeldRules,
         knock_limit: Option<u8>,
+        held: &[u8],
         cards: &[Card],
     ) -> Result<HandAnalysis, AnalyzeError> {
         let mut hand = CardSet::EMPTY;
         for &c in cards {
-            if !hand.insert(c) {
+            if c.is_joker() && rules.wild_bits() & CardSet::JOKERS.0 == 0 {
+                return Err(AnalyzeError::NoJokers);
+            }
+            if !hand.insert_read(c) {
                 return Err(AnalyzeError::DuplicateCard(c));
             }
         }
-        let (kept, big_gin, best_discards) = match cards.len() {
-            10 => (hand, false, Vec::new()),
-            11 => {
+        let n = cards.len();
+        let is_held = |n: usize| held.iter().any(|&h| usize::from(h) == n);
+        let (kept, big_gin, best_discards) = match n {
+            n if is_held(n) => (hand, false, Vec::new()),
+            n if n > 0 && is_held(n - 1) => {
                 let a = analyze_discards(rules, hand);
                 let best: Vec<Card> = a
                     .after_discard
@@ -63,16 +96,24 @@ impl HandAnalysis {
                     .filter(|&&(_, d)| d == a.best)
                     .map(|&(c, _)| c)
                     .collect();
+                let mut best = best;
+                best.dedup(); // the two jokers are one discard
                 let kept = best.first().map_or(hand, |&c| hand.without(c));
                 (kept, a.big_gin, best)
             }
-            n => return Err(AnalyzeError::WrongCount(n)),
+            count => {
+                return Err(AnalyzeError::WrongCount {
+                    count,
+                    held: held.to_vec(),
+                });
+            }
         };
         let arrangement = best_arrangement(rules, kept);
         let deadwood = arrangement.deadwood;
         Ok(HandAnalysis {
             deadwood,
             melds: meld_lists(rules, &arrangement.melds),
+            wilds: stand_ins(rules, &arrangement.melds),
             unmelded: arrangement.unmelded.to_vec(),
             gin: deadwood == 0,
             big_gin,
@@ -88,7 +129,12 @@ mod tests {
     use crate::cards::parse_cards;
 
     fn analyze(s: &str) -> Result<HandAnalysis, AnalyzeError> {
-        HandAnalysis::of(&MeldRules::standard(), Some(10), &parse_cards(s).unwrap())
+        HandAnalysis::of(
+            &MeldRules::standard(),
+            Some(10),
+            &[10],
+            &parse_cards(s).unwrap(),
+        )
     }
 
     #[test]
@@ -119,7 +165,7 @@ mod tests {
     #[test]
     fn no_knocking_means_no_knock() {
         let cards = parse_cards("AS 2S 3S 4S 7C 7D 7H 9D 9S 9H").unwrap();
-        let a = HandAnalysis::of(&MeldRules::standard(), None, &cards).unwrap();
+        let a = HandAnalysis::of(&MeldRules::standard(), None, &[10], &cards).unwrap();
         assert!(a.gin && !a.can_knock);
     }
 

@@ -1,5 +1,11 @@
 //! Suits, ranks, cards and a bitset of cards, with the two-character notation of the API
-//! (`"TD"` is the ten of diamonds; `"10d"` is accepted on input).
+//! (`"TD"` is the ten of diamonds; `"10d"` is accepted on input; `"JK"` is a joker).
+//!
+//! A deck holds at most two jokers. They are alike on the wire (both `"JK"`) but are two cards
+//! here, with bits of their own, so that one hand may hold both. Reading `"JK"` gives the first
+//! joker; a list of cards ([`CardSet`], an explicit deck) reads its second `"JK"` as the second
+//! joker, and an action naming `"JK"` means whichever joker the player holds
+//! ([`CardSet::resolve`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -108,19 +114,73 @@ impl Rank {
     }
 }
 
-/// One card. Internally `suit * 16 + rank`, the bit it occupies in a [`CardSet`].
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// One card. Internally `suit * 16 + rank`, the bit it occupies in a [`CardSet`]; the jokers
+/// take the spare bits 13 and 14 of the clubs lane. The two jokers compare equal (as they read
+/// alike), though a set holds them apart.
+#[derive(Clone, Copy)]
 pub struct Card(u8);
+
+impl Card {
+    /// The card as compared: the second joker reads as the first.
+    const fn key(self) -> u8 {
+        if self.0 == 14 { 13 } else { self.0 }
+    }
+}
+
+impl PartialEq for Card {
+    fn eq(&self, other: &Card) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Card {}
+
+impl PartialOrd for Card {
+    fn partial_cmp(&self, other: &Card) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Card {
+    fn cmp(&self, other: &Card) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl std::hash::Hash for Card {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
+}
 
 impl Card {
     pub const fn new(rank: Rank, suit: Suit) -> Card {
         Card(((suit as u8) << 4) | rank as u8)
     }
 
-    pub const fn rank(self) -> Rank {
-        Rank::ALL[(self.0 & 15) as usize]
+    /// The two jokers a deck may hold, first and second.
+    pub const JOKERS: [Card; 2] = [Card(13), Card(14)];
+
+    pub const fn is_joker(self) -> bool {
+        self.0 == 13 || self.0 == 14
     }
 
+    /// The card as every player reads it: a joker as the first joker (the two are alike).
+    pub const fn alike(self) -> Card {
+        if self.is_joker() {
+            Card::JOKERS[0]
+        } else {
+            self
+        }
+    }
+
+    /// The rank of a natural card. A joker has none: check [`Card::is_joker`] first (a joker
+    /// reads as an ace here).
+    pub const fn rank(self) -> Rank {
+        Rank::ALL[((self.0 & 15) % 13) as usize]
+    }
+
+    /// The suit of a natural card (a joker reads as clubs).
     pub const fn suit(self) -> Suit {
         Suit::ALL[(self.0 >> 4) as usize]
     }
@@ -132,7 +192,7 @@ impl Card {
 
     pub fn from_bit(bit: u32) -> Option<Card> {
         let (suit, rank) = ((bit >> 4) as usize, (bit & 15) as usize);
-        if suit < 4 && rank < 13 {
+        if (suit < 4 && rank < 13) || bit == 13 || bit == 14 {
             Some(Card(bit as u8))
         } else {
             None
@@ -154,11 +214,26 @@ impl Card {
     pub fn all() -> impl Iterator<Item = Card> {
         Card::DECK.into_iter()
     }
+
+    /// The 52 cards and then `jokers` jokers (at most two).
+    pub fn deck_with(jokers: u8) -> impl Iterator<Item = Card> {
+        Card::all().chain(Card::JOKERS.into_iter().take(usize::from(jokers)))
+    }
+
+    /// The card's two characters on the wire.
+    fn text(self) -> [u8; 2] {
+        if self.is_joker() {
+            *b"JK"
+        } else {
+            [self.rank().char() as u8, self.suit().char() as u8]
+        }
+    }
 }
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.rank().char(), self.suit().char())
+        let [a, b] = self.text();
+        write!(f, "{}{}", a as char, b as char)
     }
 }
 
@@ -168,10 +243,13 @@ impl fmt::Debug for Card {
     }
 }
 
+/// The most cards a deck holds: 52 and two jokers.
+pub const MAX_DECK: usize = 54;
+
 /// A string that is not a card.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "{0:?} is not a card (write rank then suit, like \"TD\" or \"10D\" for the ten of diamonds)"
+    "{0:?} is not a card (write rank then suit, like \"TD\" or \"10D\" for the ten of diamonds, or \"JK\" for a joker)"
 )]
 pub struct ParseCardError(pub String);
 
@@ -181,6 +259,9 @@ impl FromStr for Card {
     fn from_str(s: &str) -> Result<Card, ParseCardError> {
         let err = || ParseCardError(s.to_string());
         let t = s.trim();
+        if t.eq_ignore_ascii_case("JK") {
+            return Ok(Card::JOKERS[0]);
+        }
         let (rank, suit) = if t.len() == 3 && t.starts_with("10") {
             (Rank::Ten, &t[2..])
         } else if t.len() == 2 && t.is_char_boundary(1) {
@@ -207,7 +288,7 @@ impl FromStr for Card {
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         // Two ASCII bytes on the stack: no formatting machinery (states list every card).
-        let text = [self.rank().char() as u8, self.suit().char() as u8];
+        let text = self.text();
         s.serialize_str(std::str::from_utf8(&text).unwrap_or("??"))
     }
 }
@@ -219,7 +300,7 @@ impl<'de> Deserialize<'de> for Card {
             type Value = Card;
 
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a card such as \"TD\"")
+                f.write_str("a card such as \"TD\" or \"JK\"")
             }
 
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Card, E> {
@@ -230,14 +311,56 @@ impl<'de> Deserialize<'de> for Card {
     }
 }
 
-/// A set of cards as a bitset: bit `suit * 16 + rank`.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A set of cards as a bitset: bit `suit * 16 + rank`, the jokers at bits 13 and 14. Sets that
+/// differ only in which joker they hold of one compare equal (the jokers read alike).
+#[derive(Clone, Copy, Default)]
 pub struct CardSet(pub u64);
+
+impl CardSet {
+    /// The set as compared: a lone joker reads as the first.
+    const fn key(self) -> u64 {
+        if self.0 & CardSet::JOKERS.0 == 1 << 14 {
+            self.0 ^ (0b11 << 13)
+        } else {
+            self.0
+        }
+    }
+}
+
+impl PartialEq for CardSet {
+    fn eq(&self, other: &CardSet) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for CardSet {}
+
+impl PartialOrd for CardSet {
+    fn partial_cmp(&self, other: &CardSet) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for CardSet {
+    fn cmp(&self, other: &CardSet) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl std::hash::Hash for CardSet {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
+}
 
 impl CardSet {
     pub const EMPTY: CardSet = CardSet(0);
     /// Every real card: 13 bits in each of the four 16-bit suit lanes.
     pub const FULL: CardSet = CardSet(0x1fff_1fff_1fff_1fff);
+    /// Both jokers.
+    pub const JOKERS: CardSet = CardSet(0b110 << 12);
+    /// Every card a deck may hold: [`CardSet::FULL`] and the jokers.
+    pub const ALL: CardSet = CardSet(CardSet::FULL.0 | CardSet::JOKERS.0);
 
     pub const fn single(card: Card) -> CardSet {
         CardSet(1 << card.bit())
@@ -306,6 +429,60 @@ impl CardSet {
         } else {
             Card::from_bit(self.0.trailing_zeros())
         }
+    }
+
+    /// The card of this set that `card` names: a joker names a joker the set holds, whichever
+    /// (the two are alike to a player); any other card names itself.
+    pub fn resolve(self, card: Card) -> Card {
+        if card.is_joker()
+            && !self.contains(card)
+            && let Some(other) = self.intersect(CardSet::JOKERS).first()
+        {
+            return other;
+        }
+        card
+    }
+
+    /// The card `card` is once added: a joker is added as the first joker the set lacks, so a set
+    /// built by adding names its jokers from the first.
+    pub fn free(self, card: Card) -> Card {
+        if card.is_joker() {
+            CardSet::JOKERS.minus(self).first().unwrap_or(card)
+        } else {
+            card
+        }
+    }
+
+    /// The set with its jokers named from the first (bit 13, then 14): the same cards to a player.
+    pub fn jokers_first(self) -> CardSet {
+        let n = self.intersect(CardSet::JOKERS).len() as usize;
+        let jokers: CardSet = CardSet::JOKERS.iter().take(n).collect();
+        self.minus(CardSet::JOKERS).union(jokers)
+    }
+
+    /// `card` added, a joker the set already holds added as the other joker (the way a list of
+    /// cards reads a second `"JK"`). False when the card (or both jokers) is already in.
+    pub fn insert_read(&mut self, card: Card) -> bool {
+        self.insert(self.free(card))
+    }
+
+    /// Adds `card` as [`CardSet::insert_read`] does and returns the card as the set holds it.
+    pub fn put(&mut self, card: Card) -> Card {
+        let held = self.free(card);
+        self.insert(held);
+        held
+    }
+
+    /// The cards of this set in none of `parts`, a joker of a part taking either joker.
+    pub fn minus_all(self, parts: &[CardSet]) -> CardSet {
+        let mut jokers = self.intersect(CardSet::JOKERS).len();
+        let mut rest = self.minus(CardSet::JOKERS);
+        for p in parts {
+            rest = rest.minus(*p);
+            jokers = jokers.saturating_sub(p.intersect(CardSet::JOKERS).len());
+        }
+        let kept = self.intersect(CardSet::JOKERS).iter().take(jokers as usize);
+        rest.union(kept.collect())
     }
 
     pub fn iter(self) -> CardSetIter {
@@ -385,7 +562,7 @@ impl<'de> Deserialize<'de> for CardSet {
         let cards = Vec::<Card>::deserialize(d)?;
         let mut set = CardSet::EMPTY;
         for c in cards {
-            if !set.insert(c) {
+            if !set.insert_read(c) {
                 return Err(serde::de::Error::custom(format!(
                     "card {c} is listed twice"
                 )));
@@ -395,12 +572,31 @@ impl<'de> Deserialize<'de> for CardSet {
     }
 }
 
-/// Parses cards separated by spaces or commas, naming the first bad one.
+/// Parses cards separated by spaces or commas, naming the first bad one. A second `"JK"` is
+/// the second joker.
 pub fn parse_cards(s: &str) -> Result<Vec<Card>, ParseCardError> {
+    let mut jokers = 0;
     s.split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
-        .map(str::parse)
+        .map(|t| {
+            let c: Card = t.parse()?;
+            Ok(if c.is_joker() {
+                jokers += 1;
+                Card::JOKERS[if jokers > 1 { 1 } else { 0 }]
+            } else {
+                c
+            })
+        })
         .collect()
+}
+
+/// Reads a list of cards as a deck does: the second `"JK"` is the second joker.
+pub fn read_jokers(cards: &mut [Card]) {
+    let mut seen = false;
+    for c in cards.iter_mut().filter(|c| c.is_joker()) {
+        *c = Card::JOKERS[usize::from(seen)];
+        seen = true;
+    }
 }
 
 /// Builds a set from card strings written in code (tests, examples, benchmarks).
@@ -443,6 +639,41 @@ mod tests {
             assert_eq!(e.0, s);
             assert!(e.to_string().contains("is not a card"));
         }
+    }
+
+    #[test]
+    fn jokers_are_two_cards_that_read_alike() {
+        let [j1, j2] = Card::JOKERS;
+        let bits = |cards: &[Card]| cards.iter().map(|c| c.bit()).collect::<Vec<_>>();
+        assert_eq!(("JK".parse(), "jk".parse()), (Ok(j1), Ok(j1)));
+        assert_eq!("JK".parse::<Card>().map(Card::bit), Ok(j1.bit()));
+        assert_eq!((j1.to_string(), j2.to_string()), ("JK".into(), "JK".into()));
+        assert!(j1.is_joker() && j2.is_joker() && !Card::all().any(Card::is_joker));
+        assert_eq!(j1, j2);
+        assert_eq!(Card::from_bit(j2.bit()).map(Card::bit), Some(j2.bit()));
+        assert_eq!(Card::deck_with(2).collect::<CardSet>().0, CardSet::ALL.0);
+        let both = set("JK 5S JK");
+        assert_eq!(both.intersect(CardSet::JOKERS).0, CardSet::JOKERS.0);
+        assert_eq!(serde_json::to_string(&both).unwrap(), r#"["JK","JK","5S"]"#);
+        assert_eq!(
+            serde_json::from_str::<CardSet>(r#"["JK","5S","JK"]"#)
+                .unwrap()
+                .0,
+            both.0
+        );
+        assert!(serde_json::from_str::<CardSet>(r#"["JK","JK","JK"]"#).is_err());
+        // A lone joker is a lone joker, whichever it is.
+        let second = set("5S").with(j2);
+        assert_eq!(second, set("5S JK"));
+        assert_ne!(second.0, set("5S JK").0);
+        assert_eq!(second.resolve(j1).bit(), j2.bit());
+        assert_eq!(set("5S").resolve(j1).bit(), j1.bit());
+        let mut hand = set("5S JK");
+        assert_eq!(hand.put(j1).bit(), j2.bit());
+        assert_eq!(hand.0, set("5S JK JK").0);
+        let mut deck = vec![j1, j1];
+        read_jokers(&mut deck);
+        assert_eq!(bits(&deck), bits(&[j1, j2]));
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! Melds, the least deadwood of a hand, the discards after drawing, and lay-offs after a knock.
 //!
 //! Every answer is exact: the hand's candidate melds are enumerated as bitmasks and every packing
-//! of disjoint melds is visited (branch and bound where only the best value matters).
+//! of disjoint melds is visited (branch and bound where only the best value matters). Hands that
+//! hold wild cards go to [`wild`]; a hand without one takes the natural solver, whatever the rules.
 
 use std::fmt;
 
 use crate::cards::{Card, CardSet};
 use crate::ruleset::{AceRank, MeldRules};
+
+mod wild;
 
 /// One arrangement of a hand: disjoint melds and the cards left over.
 #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize)]
@@ -177,6 +180,10 @@ fn lanes(hand: u64) -> [u32; 4] {
 
 pub fn is_meld(rules: &MeldRules, cards: CardSet) -> bool {
     let bits = cards.0;
+    let wild = rules.wild_bits();
+    if bits & wild != 0 {
+        return wild::is_meld(rules, bits, wild);
+    }
     if bits == 0 || bits & !CardSet::FULL.0 != 0 {
         return false;
     }
@@ -202,6 +209,9 @@ pub fn meld_lists(rules: &MeldRules, melds: &[CardSet]) -> Vec<Vec<Card>> {
 
 /// The cards of a meld in play order (runs low to high, Q-K-A with the ace last, K-A-2 round the corner).
 pub fn meld_cards(rules: &MeldRules, meld: CardSet) -> Vec<Card> {
+    if let Some(read) = wild_reading(rules, meld) {
+        return read.into_iter().map(|(c, _)| c).collect();
+    }
     let bits = meld.0 & CardSet::FULL.0;
     let Some(first) = CardSet(bits).first() else {
         return Vec::new();
@@ -226,6 +236,54 @@ pub fn meld_cards(rules: &MeldRules, meld: CardSet) -> Vec<Card> {
         .filter(|r| lane & (1 << r) != 0)
         .filter_map(|r| Card::from_bit(16 * suit + r))
         .collect()
+}
+
+/// The cards of a meld holding wild cards in play order, each with the card it stands for
+/// (a natural card stands for itself). `None` when the meld holds no wild card or is no meld.
+pub fn wild_reading(rules: &MeldRules, meld: CardSet) -> Option<Vec<(Card, Card)>> {
+    let wild = rules.wild_bits();
+    if meld.0 & wild == 0 {
+        return None;
+    }
+    wild::reading(rules, meld.0, wild)
+}
+
+/// A wild card in a meld and the card it stands for there.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+pub struct StandIn {
+    /// The index of the meld in its list of melds.
+    pub meld: usize,
+    /// The wild card (`JK`, or a card of a wild rank).
+    pub card: Card,
+    /// The card it stands for in that meld.
+    #[serde(rename = "as")]
+    pub stands_for: Card,
+}
+
+/// What each wild card of `melds` stands for, meld by meld. A meld's wild cards take whichever
+/// places keep it a meld: gaps first, then above, then below; the missing suits of a set.
+pub fn stand_ins(rules: &MeldRules, melds: &[CardSet]) -> Vec<StandIn> {
+    let wild = CardSet(rules.wild_bits());
+    let mut out = Vec::new();
+    for (meld, &m) in melds.iter().enumerate() {
+        for (card, stands_for) in wild_reading(rules, m).unwrap_or_default() {
+            if wild.contains(card) {
+                out.push(StandIn {
+                    meld,
+                    card,
+                    stands_for,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Whether `hand` holds a card the natural solver does not read: a wild card or a joker.
+fn needs_wild_solver(rules: &MeldRules, hand: CardSet) -> bool {
+    hand.0 & (rules.wild_bits() | CardSet::JOKERS.0) != 0
 }
 
 /// Cards in each subset of the four suits (bit s = suit s).
@@ -517,6 +575,9 @@ fn discard_search(
 
 /// Least deadwood of a hand of 0..=11 cards.
 pub fn least_deadwood(rules: &MeldRules, hand: CardSet) -> u32 {
+    if needs_wild_solver(rules, hand) {
+        return wild::least_deadwood(rules, hand.0 & CardSet::ALL.0);
+    }
     let h = hand.0 & CardSet::FULL.0;
     let total = value_of(rules, h);
     total
@@ -529,6 +590,9 @@ pub fn least_deadwood(rules: &MeldRules, hand: CardSet) -> u32 {
 
 /// One arrangement with the least deadwood (0..=11 cards). Deterministic.
 pub fn best_arrangement(rules: &MeldRules, hand: CardSet) -> Arrangement {
+    if needs_wild_solver(rules, hand) {
+        return wild::best_arrangement(rules, hand.0 & CardSet::ALL.0);
+    }
     let h = hand.0 & CardSet::FULL.0;
     let melds = with_candidates(rules, h, |ms, vs| {
         let mut best = BestPath::default();
@@ -570,6 +634,9 @@ fn search_discards(rules: &MeldRules, h: u64) -> Discards {
 /// For every card of a hand after drawing, the least deadwood left by discarding it; exact, from
 /// one search over the hand's packings.
 pub fn analyze_discards(rules: &MeldRules, hand: CardSet) -> DiscardAnalysis {
+    if needs_wild_solver(rules, hand) {
+        return wild_discards(rules, hand);
+    }
     let h = hand.0 & CardSet::FULL.0;
     let total = value_of(rules, h);
     let st = search_discards(rules, h);
@@ -587,9 +654,43 @@ pub fn analyze_discards(rules: &MeldRules, hand: CardSet) -> DiscardAnalysis {
     }
 }
 
+/// [`analyze_discards`] for a hand with wild cards: one search per discard (wild cards of one
+/// value leave the same hand, so one search serves them all).
+fn wild_discards(rules: &MeldRules, hand: CardSet) -> DiscardAnalysis {
+    let hand = CardSet(hand.0 & CardSet::ALL.0);
+    let wild = CardSet(rules.wild_bits() | CardSet::JOKERS.0);
+    let mut by_wild_value: Vec<(u32, u32)> = Vec::new();
+    let mut after_discard = Vec::with_capacity(hand.len() as usize);
+    for c in hand {
+        let d = if wild.contains(c) {
+            let v = rules.value(c);
+            match by_wild_value.iter().find(|(wv, _)| *wv == v) {
+                Some(&(_, d)) => d,
+                None => {
+                    let d = least_deadwood(rules, hand.without(c));
+                    by_wild_value.push((v, d));
+                    d
+                }
+            }
+        } else {
+            least_deadwood(rules, hand.without(c))
+        };
+        after_discard.push((c, d));
+    }
+    let best = after_discard.iter().map(|&(_, d)| d).min().unwrap_or(0);
+    DiscardAnalysis {
+        after_discard,
+        best,
+        big_gin: !hand.is_empty() && least_deadwood(rules, hand) == 0,
+    }
+}
+
 /// The least deadwood left by discarding one card of `hand`: the `best` of [`analyze_discards`],
 /// without listing every discard.
 pub fn best_after_discard(rules: &MeldRules, hand: CardSet) -> u32 {
+    if needs_wild_solver(rules, hand) {
+        return wild_discards(rules, hand).best;
+    }
     let h = hand.0 & CardSet::FULL.0;
     let total = value_of(rules, h);
     let st = search_discards(rules, h);
@@ -651,7 +752,11 @@ fn meldable(rules: &MeldRules, hand: u64) -> u64 {
 /// after its highest one is discarded cannot go out, which settles most hands without a search.
 pub fn going_out(rules: &MeldRules, hand: CardSet, limit: u32) -> GoingOut {
     let h = hand.0 & CardSet::FULL.0;
-    let mut never = h & !meldable(rules, h);
+    let mut never = if needs_wild_solver(rules, hand) {
+        0
+    } else {
+        h & !meldable(rules, h)
+    };
     let mut floor = 0;
     let mut highest = 0;
     while never != 0 {
@@ -694,6 +799,7 @@ pub fn check_arrangement(
         }
         let mut set = CardSet::EMPTY;
         for &c in meld {
+            let c = hand.minus(used).minus(set).resolve(c);
             if !hand.contains(c) {
                 return Err(MeldError::NotInHand(c));
             }
@@ -725,10 +831,16 @@ fn extensions(rules: &MeldRules, meld: u64, defender: u64) -> Vec<(u64, Vec<Card
     if meld == 0 {
         return found;
     }
-    let low = meld.trailing_zeros();
+    let wild = rules.wild_bits();
+    let nat = meld & !wild & CardSet::FULL.0;
+    let low = nat.trailing_zeros();
     let (suit, rank) = (low / 16, low % 16);
-    let mates = (RANK_BITS << rank) | (u64::from(LANE) << (16 * suit));
-    let cands = defender & mates & !meld;
+    let mates = if nat == 0 {
+        0
+    } else {
+        (RANK_BITS << rank) | (u64::from(LANE) << (16 * suit))
+    };
+    let cands = defender & (mates | wild) & !meld;
     let mut next = 0;
     while next < found.len() {
         let (added, order) = found[next].clone();
@@ -748,7 +860,7 @@ fn extensions(rules: &MeldRules, meld: u64, defender: u64) -> Vec<(u64, Vec<Card
 /// The lay-offs and own melds that leave the defender the least deadwood
 /// (ties: fewest lay-offs, then the first found).
 pub fn best_lay_off(rules: &MeldRules, knocker_melds: &[CardSet], defender: CardSet) -> LayOffPlan {
-    let d = defender.0 & CardSet::FULL.0;
+    let d = apart_jokers(knocker_melds, defender).0 & CardSet::ALL.0;
     let options: Vec<Vec<(u64, Vec<Card>)>> = knocker_melds
         .iter()
         .map(|m| extensions(rules, m.0, d))
@@ -773,6 +885,21 @@ pub fn best_lay_off(rules: &MeldRules, knocker_melds: &[CardSet], defender: Card
         extended,
         own: best_arrangement(rules, CardSet(d & !laid)),
     }
+}
+
+/// `defender` with a joker the knocker's melds also name renamed as the other joker (the two
+/// are alike, and each side names its own from the first).
+fn apart_jokers(knocker_melds: &[CardSet], defender: CardSet) -> CardSet {
+    let theirs = knocker_melds
+        .iter()
+        .fold(CardSet::EMPTY, |a, m| a.union(*m))
+        .intersect(CardSet::JOKERS);
+    let clash = defender.intersect(theirs);
+    let free = CardSet::JOKERS.minus(theirs).minus(defender);
+    if clash.is_empty() || free.len() < clash.len() {
+        return defender;
+    }
+    defender.minus(clash).union(free)
 }
 
 fn search_lay_offs(
@@ -805,6 +932,7 @@ fn search_lay_offs(
 
 /// Whether `card` may be laid off onto `meld`: never onto nothing, since that would make a new meld.
 fn fits(rules: &MeldRules, meld: CardSet, card: Card) -> bool {
+    let card = meld.free(card);
     !meld.is_empty() && !meld.contains(card) && is_meld(rules, meld.with(card))
 }
 
@@ -820,6 +948,7 @@ pub fn apply_lay_offs(
     let mut laid = CardSet::EMPTY;
     let mut done = Vec::with_capacity(lay_offs.len());
     for &(card, onto) in lay_offs {
+        let card = defender.minus(laid).resolve(card);
         if laid.contains(card) {
             return Err(MeldError::LaidOffTwice(card));
         }
@@ -851,7 +980,7 @@ pub fn apply_lay_offs(
                 }
             }
         };
-        extended[onto].insert(card);
+        extended[onto].put(card);
         laid.insert(card);
         done.push(LayOff { card, onto });
     }
@@ -1215,6 +1344,7 @@ mod tests {
                 ace,
                 wrap,
                 values,
+                wilds: None,
             })
     }
 

@@ -42,11 +42,34 @@ pub struct MeldRules {
     pub wrap: bool,
     /// Deadwood value of each rank, ace first.
     pub values: [u8; 13],
+    /// Wild cards, or `None` when no card is wild (and the deck holds no joker).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wilds: Option<Wilds>,
+}
+
+/// Wild cards: each may stand for any card a meld lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Wilds {
+    /// Every wild card: the jokers and every card of the wild ranks.
+    pub cards: CardSet,
+    /// Natural (not wild) cards every meld holds at least (1 or more). A wild card counts as
+    /// wild even where it stands for itself.
+    pub min_natural: u8,
+    /// Deadwood value of a joker; other wild cards keep their rank's value.
+    pub joker: u8,
 }
 
 impl MeldRules {
     pub fn value(&self, card: Card) -> u32 {
+        if card.is_joker() {
+            return self.wilds.map_or(0, |w| u32::from(w.joker));
+        }
         u32::from(self.values[card.rank().index()])
+    }
+
+    /// The wild cards of the rules, as bits (0 when none is wild).
+    pub fn wild_bits(&self) -> u64 {
+        self.wilds.map_or(0, |w| w.cards.0)
     }
 
     pub fn value_of(&self, cards: CardSet) -> u32 {
@@ -61,18 +84,23 @@ impl MeldRules {
             ace: AceRank::Low,
             wrap: false,
             values: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10],
+            wilds: None,
         }
     }
 
-    /// The largest deadwood any hand of `n` cards can hold.
-    pub fn max_deadwood(&self, n: usize) -> u32 {
-        let mut values = self.values;
-        values.sort_unstable_by(|a, b| b.cmp(a));
-        values
+    /// The largest deadwood any hand of `n` cards can hold (of a deck with `jokers` jokers).
+    pub fn max_deadwood(&self, n: usize, jokers: u8) -> u32 {
+        let mut values: Vec<u32> = self
+            .values
             .iter()
             .flat_map(|&v| std::iter::repeat_n(u32::from(v), 4))
-            .take(n)
-            .sum()
+            .chain(std::iter::repeat_n(
+                self.value(Card::JOKERS[0]),
+                usize::from(jokers),
+            ))
+            .collect();
+        values.sort_unstable_by(|a, b| b.cmp(a));
+        values.iter().take(n).sum()
     }
 }
 
@@ -256,8 +284,17 @@ pub struct Ruleset {
     pub summary: String,
     /// Players at the table(s): 2, 3 or 4.
     pub seats: u8,
-    /// Cards dealt to each player.
+    /// Players dealt in at one table when no `seating` hook says otherwise: 2, 3 or 4.
+    pub table_players: u8,
+    /// Cards dealt to each player at a table of two.
     pub hand_size: u8,
+    /// Cards dealt to each player at a table of three.
+    pub hand_size_three: u8,
+    /// Cards dealt to each player at a table of four.
+    pub hand_size_four: u8,
+    /// Jokers in the deck besides the 52 cards (0 to 2).
+    #[serde(default)]
+    pub jokers: u8,
     /// What melds are and what unmelded cards cost.
     pub melds: MeldRules,
     /// The first-turn upcard offer (non-dealer, then dealer).
@@ -295,6 +332,15 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// Cards dealt to each player at a table of `players`.
+    pub fn hand_size_at(&self, players: usize) -> u8 {
+        match players {
+            0..=2 => self.hand_size,
+            3 => self.hand_size_three,
+            _ => self.hand_size_four,
+        }
+    }
+
     /// Standard gin rummy as `docs/rules.md` describes it.
     pub fn standard() -> Ruleset {
         Ruleset {
@@ -302,7 +348,11 @@ impl Ruleset {
             name: "Standard Gin Rummy".into(),
             summary: "Knock with 10 or less, gin 25, big gin 31, undercut 25, first to 100.".into(),
             seats: 2,
+            table_players: 2,
             hand_size: 10,
+            hand_size_three: 7,
+            hand_size_four: 7,
+            jokers: 0,
             melds: MeldRules::standard(),
             upcard_offer: true,
             knock_limit: Some(10),

@@ -17,6 +17,7 @@ const G = {
   key: null,        // its seat key, on servers with --seat-keys
   keys: {},         // pass and play: every seat's key
   hotseat: false,   // pass and play: the page plays every seat, in turn
+  shown: null,      // pass and play: the seat whose hand is on the screen (null: covered)
   legal: [],        // what this seat may do now
   bots: {},         // seat -> level, as dealt
   ruleset: null,    // {id, options}
@@ -102,35 +103,57 @@ function rawField(text, name) {
 
 // ---- cards ------------------------------------------------------------------------------------
 
+// A card on the wire is rank then suit ("TD"), or "JK" for a joker; any other code is shown as
+// it is rather than breaking the page.
+const JOKER = "JK";
+const isJoker = (c) => c === JOKER;
+const known = (c) => typeof c === "string" && c.length === 2 && RANKS.includes(c[0]) && c[1] in SUITS;
+
 function cardName(c) {
+  if (isJoker(c)) return "joker";
+  if (!known(c)) return `card ${c}`;
   return `${RANK_NAMES[c[0]] || c[0]} of ${SUITS[c[1]][1]}`;
 }
 
 function cardText(c) {
+  if (isJoker(c)) return "Joker";
+  if (!known(c)) return String(c);
   return `${c[0] === "T" ? "10" : c[0]}${SUITS[c[1]][0]}`;
 }
 
-// A card face drawn by the page: the rank and suit in the corner, the suit large in the middle.
+// A card face drawn by the page: the rank and suit in the corner, the suit large in the middle; a
+// joker shows a star and the word down its side.
 function cardEl(c, tag = "span", small = true) {
   const el = document.createElement(tag);
-  el.className = `card${small ? " small" : ""}${"DH".includes(c[1]) ? " red" : ""}`;
+  const red = known(c) && "DH".includes(c[1]);
+  el.className = `card${small ? " small" : ""}${red ? " red" : ""}${isJoker(c) ? " joker" : ""}`;
   el.dataset.card = c;
   if (tag === "span") el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardName(c));
   el.title = cardName(c);
+  const [corner, suit, middle] = isJoker(c) ? ["J", "★", "★"]
+    : known(c) ? [c[0] === "T" ? "10" : c[0], SUITS[c[1]][0], SUITS[c[1]][0]]
+    : [String(c), "", "?"];
   const r = document.createElement("span");
   r.className = "r";
-  r.textContent = c[0] === "T" ? "10" : c[0];
+  r.textContent = corner;
   const s = document.createElement("span");
   s.className = "s";
-  s.textContent = SUITS[c[1]][0];
+  s.textContent = suit;
   el.append(r, s);
   if (!small) {
     const pip = document.createElement("span");
     pip.className = "pip";
     pip.setAttribute("aria-hidden", "true");
-    pip.textContent = SUITS[c[1]][0];
+    pip.textContent = middle;
     el.append(pip);
+    if (isJoker(c)) {
+      const word = document.createElement("span");
+      word.className = "word";
+      word.setAttribute("aria-hidden", "true");
+      word.textContent = "JOKER";
+      el.append(word);
+    }
   }
   return el;
 }
@@ -156,7 +179,9 @@ function cardsLine(cards) {
   return span;
 }
 
-const byRank = (a, b) => RANKS.indexOf(a[0]) - RANKS.indexOf(b[0]) || "CDHS".indexOf(a[1]) - "CDHS".indexOf(b[1]);
+// Aces first, kings last, then by suit; jokers (and codes the page does not know) after them all.
+const rankOf = (c) => (known(c) ? RANKS.indexOf(c[0]) : RANKS.length);
+const byRank = (a, b) => rankOf(a) - rankOf(b) || "CDHS".indexOf(a[1]) - "CDHS".indexOf(b[1]) || (a < b ? -1 : a > b ? 1 : 0);
 
 // ---- words ------------------------------------------------------------------------------------
 
@@ -233,6 +258,7 @@ function eventText(e, multiTable) {
 }
 
 function turnText() {
+  if (covered()) return [`Seat ${G.seat} to play: pass the screen.`, false];
   const [text, yours] = turnWords();
   return [G.hotseat && yours ? text.replace(/^Your turn/, `Seat ${G.seat}'s turn`) : text, yours];
 }
@@ -268,8 +294,9 @@ function turnWords() {
 
 // ---- the game ---------------------------------------------------------------------------------
 
+// What the seat on the screen may do: nothing while the screen is covered for the next player.
 function myLegal() {
-  return G.legal;
+  return G.snap && covered() ? [] : G.legal;
 }
 
 function showProblem(err) {
@@ -369,6 +396,7 @@ async function deal() {
   const level = $("level").value;
   const bots = {};
   G.hotseat = level === "people";
+  G.shown = null;
   G.seat = 0;
   if (!G.hotseat) for (let s = 0; s < r.seats; s++) if (s !== G.seat) bots[String(s)] = level;
   const req = { ruleset: r.id, options, as_seat: G.seat };
@@ -424,7 +452,7 @@ async function accept(text, snap) {
   }
   G.analysis = null;
   const hand = G.view ? G.view.hand : [];
-  if (hand.length === 10 || hand.length === 11) {
+  if (analyzable(hand.length)) {
     try {
       G.analysis = JSON.parse(await call("POST", "v1/hands/analyze",
         JSON.stringify({ cards: hand, ruleset: G.ruleset.id, options: G.ruleset.options })));
@@ -432,14 +460,22 @@ async function accept(text, snap) {
       G.analysis = null; // the hand is still shown, ungrouped
     }
   }
-  if (G.view && G.view.phase === "discard" && G.analysis && G.analysis.best_discards.length) {
-    G.selected = [G.analysis.best_discards[0]];
+  if (G.view && G.view.phase === "discard" && G.analysis) {
+    // The best discard that a legal action lets go (the card just taken may have to stay).
+    const best = G.analysis.best_discards.find((c) => G.legal.some((a) => a.card === c || a.discard === c));
+    if (best) G.selected = [best];
   }
   $("hint-text").hidden = true;
   save(text);
   render();
   animate(snap.events);
   announce([...snap.events.map((e) => eventText(e, Object.keys(G.tables).length > 1)), turnText()[0]].join(" "));
+}
+
+// POST v1/hands/analyze takes a hand of 10 cards, or 11 after a draw (its documented request);
+// a hand of another size is shown ungrouped, with the deadwood its view states.
+function analyzable(n) {
+  return n === 10 || n === 11;
 }
 
 // ---- motion and announcements -----------------------------------------------------------------
@@ -501,7 +537,7 @@ async function resume(id) {
   const g = stored()[id];
   if (!g) return;
   Object.assign(G, {
-    id, keys: g.keys || {}, seat: g.seat, hotseat: g.hotseat, bots: g.bots || {}, ruleset: g.ruleset,
+    id, keys: g.keys || {}, seat: g.seat, hotseat: g.hotseat, shown: null, bots: g.bots || {}, ruleset: g.ruleset,
     seats: g.seats, level: g.level, tables: g.tables || {},
   });
   G.key = G.keys[G.seat] || null;
@@ -619,7 +655,7 @@ function yourWords(why) {
   const left = /^Left ([A2-9TJQK][CDHS])$/.exec(head);
   if (left) reason = reason.replace(/^it\b/, `taking ${left[1]}`);
   return reason
-    .replace(/\b([A2-9TJQK])([CDHS])\b/g, (_, r, su) => cardText(r + su))
+    .replace(/\b([A2-9TJQK][CDHS]|JK)\b/g, (c) => cardText(c))
     .replace(/\bI have\b/g, "you have").replace(/\bI\b/g, "you")
     .replace(/\bmy\b/g, "your").replace(/\bme\b/g, "you")
     .replace(/\bthe opponent\b/g, "your opponent")
@@ -661,6 +697,7 @@ function render() {
   $("facts").textContent = facts.join(" · ");
   $("facts").dataset.knockLimit = view.knock_limit === null ? "none" : String(view.knock_limit);
 
+  renderCover();
   renderOpponents();
   renderPiles();
   renderKnock();
@@ -675,6 +712,30 @@ function render() {
       : "this server gives no seat keys: the page holds the whole state of the game.");
 }
 
+// Pass and play: when the turn goes to another seat, its hand stays off the screen (not even in
+// the page) until that player says they hold the screen.
+function covered() {
+  return G.hotseat && G.shown !== G.seat && G.snap.status !== "match_over";
+}
+
+function renderCover() {
+  const hide = covered();
+  $("cover").hidden = !hide;
+  $("hand-panel").hidden = hide;
+  if (!hide) return;
+  $("cover-title").textContent = `Pass the screen to seat ${G.seat}`;
+  $("reveal").textContent = `I am seat ${G.seat}: show my hand`;
+}
+
+function reveal() {
+  if (!covered()) return;
+  G.shown = G.seat;
+  render();
+  announce(turnText()[0]);
+  const first = document.querySelector("#hand button") || document.querySelector("#actions button:not([hidden]):not(:disabled)");
+  if (first) first.focus();
+}
+
 function renderOpponents() {
   const box = $("opponents");
   box.replaceChildren();
@@ -684,8 +745,10 @@ function renderOpponents() {
   const players = new Map(G.view.players.map((p) => [p.seat, p]));
   const teams = G.snap.scores.teams;
   const myTeam = teams ? teams.find((t) => t.includes(G.seat)) : null;
-  for (let seat = 0; seat < G.seats; seat++) {
-    if (seat === G.seat) continue;
+  // The players at this table in the order the server lists them, then every other seat.
+  const others = [...players.keys()];
+  for (let seat = 0; seat < G.seats; seat++) if (seat !== G.seat && !players.has(seat)) others.push(seat);
+  for (const seat of others) {
     const p = players.get(seat);
     const div = document.createElement("div");
     div.className = "opp";
@@ -694,7 +757,10 @@ function renderOpponents() {
     name.className = "who";
     name.textContent = `${who(seat)}${myTeam && myTeam.includes(seat) ? ", your partner" : ""}`;
     div.append(name);
-    if (p) {
+    const shown = G.view.result && G.view.result.outcome !== "dead";
+    if (p && shown) {
+      div.append(document.createTextNode(`${p.hand_size} cards, face up in the showdown below`));
+    } else if (p) {
       if (G.snap.to_act.includes(seat) && G.snap.status !== "match_over" && G.view.phase !== "over") {
         name.append(document.createTextNode(" · to play"));
         div.classList.add("acting");
@@ -736,7 +802,7 @@ function renderPiles() {
   if (v.discard_top) {
     const c = cardEl(v.discard_top, "span", false);
     top.append(...c.childNodes);
-    top.className = `card${"DH".includes(v.discard_top[1]) ? " red" : ""}`;
+    top.className = c.className;
     top.dataset.card = v.discard_top;
     top.setAttribute("aria-label", `The discard pile, ${cardName(v.discard_top)} on top: take it`);
   }
@@ -768,6 +834,7 @@ function renderHand() {
   const a = G.analysis;
   const box = $("hand");
   box.replaceChildren();
+  if (covered()) return;
   const groups = [];
   if (a) {
     const placed = new Set();
@@ -813,7 +880,7 @@ function renderHand() {
     dw = "you sit out this hand";
   } else if (v.result) {
     dw = `deadwood ${v.result.deadwood[v.seat]} as scored`;
-  } else if (a && v.hand.length === 11) {
+  } else if (a && a.best_discards.length) {
     dw = `deadwood ${a.deadwood} after discarding ${a.best_discards.map(cardText).join(" or ")}`;
   } else if (v.deadwood !== null && v.deadwood !== undefined) {
     dw = `deadwood ${v.deadwood}`;
@@ -821,7 +888,7 @@ function renderHand() {
   $("hand-title").textContent = G.hotseat ? `Seat ${G.seat}'s hand` : "Your hand";
   $("hand").setAttribute("aria-label", G.hotseat ? `Seat ${G.seat}'s hand` : "Your hand");
   $("deadwood").textContent = dw ? `· ${dw}` : "";
-  $("deadwood").dataset.deadwood = a && v.hand.length === 11 ? a.deadwood : (v.deadwood ?? "");
+  $("deadwood").dataset.deadwood = a && a.best_discards.length ? a.deadwood : (v.deadwood ?? "");
 }
 
 // Choosing a card: one card to discard (clicking the chosen card keeps it chosen), or several to
@@ -911,6 +978,7 @@ function renderResult() {
   box.hidden = !r;
   box.replaceChildren();
   if (!r) return;
+  box.dataset.outcome = r.outcome;
   const h = document.createElement("h2");
   h.textContent = eventText({ type: "hand_over", ...r }, false);
   box.append(h);
@@ -921,17 +989,12 @@ function renderResult() {
   sides.className = "sides";
   for (const s of seats) sides.append(showdownSide(r, s, s === knocker ? laidOff : [], laidOff));
   box.append(sides);
-  box.append(scoreParts(r, seats));
-  if ((r.parts || []).length) {
-    const line = document.createElement("p");
-    line.id = "score-line";
-    line.textContent = `${partsText(r.parts)} · Total ${r.points[r.winner]}`;
-    box.append(line);
-  }
+  box.append(scoreParts(r));
 }
 
 // One player's hand face up: the melds as the server arranged them (with the cards laid off onto
-// them), then the deadwood; cards the page cannot know are shown as backs.
+// them), then the deadwood the result lists. A dead hand is shown by nobody: your own cards face
+// up, the others' as backs (with the cards they took from the pile).
 function showdownSide(r, seat, onto, laidOff) {
   const div = document.createElement("div");
   div.className = "side";
@@ -947,7 +1010,7 @@ function showdownSide(r, seat, onto, laidOff) {
     meld.className = "meld";
     meld.dataset.meld = i;
     meld.append(...m.map((c) => cardEl(c, "span", false)));
-    for (const l of onto.filter((x) => x.onto === i || (x.onto === undefined && i === melds.length - 1))) {
+    for (const l of onto.filter((x) => x.onto === i)) {
       const c = cardEl(l.card, "span", false);
       c.classList.add("laidoff");
       c.dataset.laidOff = "1";
@@ -967,12 +1030,16 @@ function showdownSide(r, seat, onto, laidOff) {
   const label = document.createElement("small");
   label.textContent = "deadwood";
   dead.append(label);
-  if (view) {
+  const faceUp = r.outcome !== "dead" && r.deadwood_cards ? r.deadwood_cards[seat] : null;
+  if (faceUp) {
+    dead.append(...faceUp.slice().sort(byRank).map((c) => cardEl(c, "span", false)));
+    if (!faceUp.length) dead.append(document.createTextNode(" none"));
+  } else if (view) {
     const cards = view.hand.filter((c) => !shown.has(c)).sort(byRank);
     dead.append(...cards.map((c) => cardEl(c, "span", false)));
     if (!cards.length) dead.append(document.createTextNode(" none"));
   } else if (player) {
-    const ownLaidOff = seat === G.seat ? 0 : laidOff.filter(() => !onto.length).length;
+    const ownLaidOff = laidOff.filter((l) => (l.seat === undefined ? !onto.length : l.seat === seat)).length;
     const known = player.known_cards.filter((c) => !shown.has(c));
     const unseen = Math.max(0, player.hand_size - melds.flat().length - ownLaidOff - known.length);
     dead.append(...known.map((c) => cardEl(c, "span", false)));
@@ -994,16 +1061,16 @@ function partsText(parts) {
   return parts.map((p) => `${partLabel(p)} ${p.points}`).join(" · ");
 }
 
-// The hand's points in parts that add up: a list the server names (a hook's parts), else what
-// the result holds: the deadwood difference, the rest as the bonus for how the hand ended, and the
-// multiplier.
-function scoreParts(r, seats) {
+// The hand's points in the parts the server names (the base, bonuses, what a multiplier or a
+// ruleset's hook added): they sum to the winner's points.
+function scoreParts(r) {
   const table = document.createElement("table");
   table.id = "score-parts";
   const caption = document.createElement("caption");
   caption.textContent = "How the hand scored";
   table.append(caption);
-  const total = r.winner === undefined || r.winner === null ? 0 : r.points[r.winner];
+  const nobody = r.winner === undefined || r.winner === null;
+  const total = nobody ? 0 : r.points[r.winner];
   const row = (label, value, kind) => {
     const tr = document.createElement("tr");
     tr.dataset.part = kind;
@@ -1012,37 +1079,12 @@ function scoreParts(r, seats) {
     th.scope = "row";
     th.textContent = label;
     const td = document.createElement("td");
-    td.textContent = kind === "multiplier" ? `×${value}` : String(value);
+    td.textContent = String(value);
     tr.append(th, td);
     table.append(tr);
   };
-  const named = Array.isArray(r.parts) ? r.parts : null;
-  if (named) {
-    for (const p of named) row(partLabel(p), p.points, "part");
-  } else if (r.outcome !== "dead" && total) {
-    const losers = seats.filter((s) => s !== r.winner);
-    const mult = r.multiplier || 1;
-    const diff = losers.reduce((n, s) => n + r.deadwood[s], 0) - losers.length * r.deadwood[r.winner];
-    const rest = total / mult - diff;
-    if (Number.isInteger(rest)) {
-      row(`Deadwood: ${losers.map((s) => `${who(s, false)} ${r.deadwood[s]}`).join(", ")} less ${who(r.winner, false)} ${r.deadwood[r.winner]}`, diff, "part");
-      if (rest) row(`Bonus for ${OUTCOMES[r.outcome] || r.outcome.replace(/_/g, " ")}`, rest, "part");
-      if (mult > 1) row("Multiplier", mult, "multiplier");
-    } else {
-      row("Points", total, "part");
-    }
-  }
-  const foot = document.createElement("tr");
-  foot.dataset.part = "total";
-  foot.dataset.value = total;
-  const th = document.createElement("th");
-  th.scope = "row";
-  const nobody = r.winner === undefined || r.winner === null;
-  th.textContent = nobody ? "Nobody scores" : `${who(r.winner)} ${r.winner === G.seat && !G.hotseat ? "score" : "scores"}`;
-  const td = document.createElement("td");
-  td.textContent = String(total);
-  foot.append(th, td);
-  table.append(foot);
+  for (const p of r.parts || []) row(partLabel(p), p.points, "part");
+  row(nobody ? "Nobody scores" : `${who(r.winner)} ${r.winner === G.seat && !G.hotseat ? "score" : "scores"}`, total, "total");
   return table;
 }
 
@@ -1151,6 +1193,7 @@ function onKey(ev) {
 function start() {
   for (const b of document.querySelectorAll("#actions button")) b.addEventListener("click", () => perform(b.id));
   $("stock").addEventListener("click", () => perform("draw-stock"));
+  $("reveal").addEventListener("click", reveal);
   $("pile-top").addEventListener("click", () => perform(isLegal("take-upcard") ? "take-upcard" : "draw-discard"));
   $("ruleset").addEventListener("change", fillRuleset);
   $("setup").addEventListener("submit", (ev) => { ev.preventDefault(); guarded(deal); });

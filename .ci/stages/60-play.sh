@@ -7,8 +7,9 @@
 # a one-hand Straight Gin game and a Standard match to 100 against `basic` bots, a three-player and
 # a four-player deal, disabled controls and a refusal (the server's reason shown), keys and a
 # phone-sized screen, the ways to choose a discard, random clicks through whole hands (no request
-# refused), a lay-off and the showdown, reload and resume, pass and play, an added ruleset, and the
-# axe audit. Screenshots go to $PLAY_SHOTS (printed at the end).
+# refused), a lay-off and the showdown (every hand face up), reload and resume, pass and play (the
+# screen covered between seats), an added ruleset, the card faces (a joker among them), and the axe
+# audit. Screenshots go to $PLAY_SHOTS (printed at the end).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-target/release/gin-rules}

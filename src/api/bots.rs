@@ -14,7 +14,9 @@ use crate::rules::script::time_left;
 use crate::seat::Seat;
 
 use super::answer::{SeatAnswer, for_one_seat, to_json};
+use super::cost::{self, Triage, Unopened};
 use super::metrics::{BotWork, Metrics};
+use super::open::Opened;
 use super::{ApiError, AppState, StateInput};
 
 /// The `bots` of a deal, read and checked against the game's `seats`: each key a seat of the
@@ -137,14 +139,29 @@ pub async fn suggest(
     app: web::Data<AppState>,
     body: web::Json<SuggestRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    for_one_seat(req, app, body.into_inner(), advise).await
+    let SuggestRequest { state, seat, level } = body.into_inner();
+    // A `strong` decision can take milliseconds: an engine thread's work.
+    let triage = match level.parse::<Level>() {
+        Ok(Level::Strong) => Triage::Pool(Unopened::Raw(state)),
+        _ => cost::triage(&app, state),
+    };
+    for_one_seat(req, app, triage, (seat, level), advise_in).await
 }
 
 /// The suggestion, or why there is none (told only if the state is not stale).
 pub(super) fn advise(app: &AppState, key: Option<&str>, body: SuggestRequest) -> SeatAnswer {
     let opened = app.open_state(&body.state)?;
+    advise_in(app, key, opened, (body.seat, body.level))
+}
+
+/// [`advise`] in a state already opened, for a seat at a level.
+fn advise_in(
+    app: &AppState,
+    key: Option<&str>,
+    opened: Opened,
+    (seat, level): (Seat, String),
+) -> SeatAnswer {
     let state = opened.game()?;
-    let seat = body.seat;
     if !state.has_seat(seat) {
         return Err(ApiError::UnknownSeat(format!(
             "there is no seat {seat}: this game has seats 0 to {}",
@@ -152,7 +169,7 @@ pub(super) fn advise(app: &AppState, key: Option<&str>, body: SuggestRequest) ->
         )));
     }
     app.audience(key, &state, seat)?;
-    let level: Level = body.level.parse().map_err(|e: bot::UnknownLevel| {
+    let level: Level = level.parse().map_err(|e: bot::UnknownLevel| {
         ApiError::UnknownLevel(format!(
             "{:?} is not a bot level: random, basic, strong or expert",
             crate::rules::limits::shown(&e.0)

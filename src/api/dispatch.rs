@@ -1,6 +1,7 @@
 //! How a request reaches its handler: the routes registered in order, the body gate in front
 //! of them, and the problem answers of an unknown path or a wrong method.
 
+use std::collections::HashMap;
 use std::io;
 use std::pin::Pin;
 use std::sync::LazyLock;
@@ -13,7 +14,7 @@ use actix_web::error::PayloadError;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::{ErrorHandlerResponse, Next};
-use actix_web::rt::time::{Sleep, sleep};
+use actix_web::rt::time::{Instant, Sleep, sleep_until};
 use actix_web::web::{self, Bytes};
 use actix_web::{HttpMessage as _, HttpRequest, ResponseError as _};
 use futures_core::Stream;
@@ -59,6 +60,9 @@ pub fn register(cfg: &mut web::ServiceConfig) {
 /// The methods of the routes `path` matches; a route without parameters that matches hides the
 /// patterns that would also match (`/v1/rulesets/check` is not the ruleset `check`).
 pub(super) fn allowed_methods(path: &str) -> Vec<&'static str> {
+    if let Some(methods) = EXACT.get(path) {
+        return methods.clone();
+    }
     let matching = || ROUTE_DEFS.iter().filter(|(def, _)| def.is_match(path));
     let exact: Vec<&str> = matching()
         .filter(|(def, _)| def.pattern().is_some_and(|p| !p.contains('{')))
@@ -74,6 +78,9 @@ pub(super) fn allowed_methods(path: &str) -> Vec<&'static str> {
 /// The pattern of the route `path` matches (`/v1/rulesets/{id}`), a path without parameters
 /// before a pattern; `None` when no route does.
 pub(super) fn route_of(path: &str) -> Option<&'static str> {
+    if let Some((&pattern, _)) = EXACT.get_key_value(path) {
+        return Some(pattern);
+    }
     let matching = || ROUTE_DEFS.iter().filter(|(def, _)| def.is_match(path));
     let pattern = |(def, _): &'static (actix_web::dev::ResourceDef, &'static str)| def.pattern();
     matching()
@@ -96,6 +103,19 @@ static ROUTE_DEFS: LazyLock<Vec<(actix_web::dev::ResourceDef, &'static str)>> =
             .map(|(pattern, method)| (actix_web::dev::ResourceDef::new(pattern), method))
             .collect()
     });
+
+/// The methods of each route without parameters, by its path: what [`allowed_methods`] and
+/// [`route_of`] answer for most requests, without running the other patterns' regular
+/// expressions (a pattern without parameters matches its own path only).
+static EXACT: LazyLock<HashMap<&'static str, Vec<&'static str>>> = LazyLock::new(|| {
+    let mut exact: HashMap<&'static str, Vec<&'static str>> = HashMap::new();
+    for (def, method) in ROUTE_DEFS.iter() {
+        if let Some(pattern) = def.pattern().filter(|p| !p.contains('{')) {
+            exact.entry(pattern).or_default().push(*method);
+        }
+    }
+    exact
+});
 
 pub async fn not_found(req: HttpRequest) -> actix_web::HttpResponse {
     let path = req.path();
@@ -156,8 +176,8 @@ pub async fn body_gate(
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody + 'static>>, actix_web::Error> {
     if req.method() == Method::POST
-        && allowed_methods(req.path()).contains(&"POST")
         && !is_json(req.headers().get(header::CONTENT_TYPE))
+        && allowed_methods(req.path()).contains(&"POST")
     {
         let error = ApiError::UnsupportedMediaType(
             "send the body as JSON with Content-Type: application/json".into(),
@@ -174,7 +194,8 @@ pub async fn body_gate(
     req.set_payload(Payload::Stream {
         payload: Box::pin(Deadline {
             inner: payload,
-            timer: Box::pin(sleep(timeout)),
+            deadline: Instant::now() + timeout,
+            timer: None,
             timeout,
         }),
     });
@@ -184,7 +205,10 @@ pub async fn body_gate(
 /// A request body that ends with an error once its time is up.
 struct Deadline {
     inner: Payload,
-    timer: Pin<Box<Sleep>>,
+    deadline: Instant,
+    /// Set the first time the body is not all there: most bodies arrive with their headers and
+    /// need no timer.
+    timer: Option<Pin<Box<Sleep>>>,
     timeout: Duration,
 }
 
@@ -198,7 +222,11 @@ impl Stream for Deadline {
         if let Poll::Ready(item) = Pin::new(&mut self.inner).poll_next(cx) {
             return Poll::Ready(item);
         }
-        if self.timer.as_mut().poll(cx).is_ready() {
+        let deadline = self.deadline;
+        let timer = self
+            .timer
+            .get_or_insert_with(|| Box::pin(sleep_until(deadline)));
+        if timer.as_mut().poll(cx).is_ready() {
             let message = format!("{BODY_TIMEOUT_MARK} {} ms", self.timeout.as_millis());
             return Poll::Ready(Some(Err(PayloadError::Io(io::Error::new(
                 io::ErrorKind::TimedOut,

@@ -13,6 +13,8 @@ use crate::seat::Seat;
 
 use super::answer::{SeatAnswer, for_one_seat, json_answer, to_json};
 use super::bots::{bot_seat, parse_bots, play_bots};
+use super::cost::{self, Triage};
+use super::open::Opened;
 use super::seats::Audience;
 use super::snapshot::Snapshot;
 use super::snapshot::check_state_fits;
@@ -209,13 +211,19 @@ pub async fn step(
     body: web::Json<StepRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let key = app.seat_key(&req)?.map(str::to_owned);
-    let body = body.into_inner();
-    let work = app.clone();
-    match app
-        .gate
-        .run(move || apply(&work, key.as_deref(), body))
-        .await?
-    {
+    let StepRequest { state, action } = body.into_inner();
+    let applied = match cost::triage(&app, state) {
+        Triage::Here(opened) => app
+            .gate
+            .run_here(|| apply_to(&app, key.as_deref(), opened?, &action))?,
+        Triage::Pool(unopened) => {
+            let work = app.clone();
+            app.gate
+                .run(move || apply_to(&work, key.as_deref(), unopened.open(&work)?, &action))
+                .await?
+        }
+    };
+    match applied {
         Applied::Stepped { from, to, answer } => {
             app.record_step(from, to).await?;
             Ok(json_answer(HttpResponse::Ok(), answer))
@@ -245,10 +253,19 @@ pub(super) fn apply(
     key: Option<&str>,
     body: StepRequest,
 ) -> Result<Applied, ApiError> {
-    let opened = app.open_state(&body.state)?;
+    apply_to(app, key, app.open_state(&body.state)?, &body.action)
+}
+
+/// [`apply`] to a state already opened.
+fn apply_to(
+    app: &AppState,
+    key: Option<&str>,
+    opened: Opened,
+    action: &Action,
+) -> Result<Applied, ApiError> {
     let game = opened.game()?;
-    let audience = app.audience(key, &game, body.action.seat)?;
-    let mut stepped = match game.step(&body.action) {
+    let audience = app.audience(key, &game, action.seat)?;
+    let mut stepped = match game.step(action) {
         Ok(stepped) => stepped,
         Err(e) => {
             let error = ApiError::from_step(e, || {
@@ -296,14 +313,19 @@ pub async fn view(
     app: web::Data<AppState>,
     body: web::Json<ViewRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    for_one_seat(req, app, body.into_inner(), see).await
+    let ViewRequest { state, seat } = body.into_inner();
+    let triage = cost::triage(&app, state);
+    for_one_seat(req, app, triage, seat, see_in).await
 }
 
 /// The view, or why there is none (told only if the state is not stale).
 pub(super) fn see(app: &AppState, key: Option<&str>, body: ViewRequest) -> SeatAnswer {
-    let opened = app.open_state(&body.state)?;
+    see_in(app, key, app.open_state(&body.state)?, body.seat)
+}
+
+/// [`see`] in a state already opened.
+fn see_in(app: &AppState, key: Option<&str>, opened: Opened, seat: Seat) -> SeatAnswer {
     let game = opened.game()?;
-    let seat = body.seat;
     app.audience(key, &game, seat)?;
     let answer = match game.view(seat) {
         Some(seen) => to_json(&seen),

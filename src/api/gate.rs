@@ -1,17 +1,20 @@
-//! What keeps one request from holding up the others: engine work (rulesets, hooks, the meld
-//! solver) runs on a fixed set of engine threads behind as many permits, never on the async
-//! workers that answer `/healthz`; the hooks of a request share one budget.
+//! What keeps one request from holding up the others: engine work that may be costly (authored
+//! rulesets, hooks, strong bots, long logs) runs on a fixed set of engine threads behind as many
+//! permits, never on the async workers that answer `/healthz`; only work cheap by construction
+//! (see [`super::cost`]) runs where the request was read. The hooks of a request share one
+//! budget.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::rules::script::{budget_spent, with_budget};
+use crate::rules::script::{Budget, budget_spent, with_budget};
 
 use super::ApiError;
 pub use super::limits::{Limits, STATE_ROOM};
 use super::metrics::EngineMetrics;
-use super::pool::EnginePool;
+use super::pool::{EnginePool, PoolError};
 
 /// The permits of engine work, shared by every worker.
 #[derive(Clone, Debug)]
@@ -89,18 +92,39 @@ impl Gate {
         self.pool
             .run(move || {
                 let _permit = permit;
-                with_budget(budget, || {
-                    let done = work();
-                    if matches!(done, Err(ApiError::ScriptError(_))) && budget_spent() {
-                        metrics.budget_spent();
-                    }
-                    done
-                })
+                budgeted(budget, &metrics, work)
             })
             .await
-            .map_err(|e| {
-                tracing::error!(error = %e, "engine work failed");
-                ApiError::Internal("the engine work of this request failed".into())
-            })?
+            .map_err(|e| failed(&e))?
     }
+
+    /// Runs `work` on the calling thread (the worker that read the request), within the same
+    /// script budget as [`Gate::run`] and without a permit: for work that [`super::cost`] judged
+    /// cheaper than the way to an engine thread and back.
+    pub fn run_here<T>(&self, work: impl FnOnce() -> Result<T, ApiError>) -> Result<T, ApiError> {
+        let budget = self.limits.script_budget;
+        catch_unwind(AssertUnwindSafe(|| budgeted(budget, &self.metrics, work)))
+            .map_err(|_| failed(&PoolError::Panicked))?
+    }
+}
+
+/// Runs `work` with one script budget for every hook it calls, counting a budget it spends.
+fn budgeted<T>(
+    budget: Budget,
+    metrics: &EngineMetrics,
+    work: impl FnOnce() -> Result<T, ApiError>,
+) -> Result<T, ApiError> {
+    with_budget(budget, || {
+        let done = work();
+        if matches!(done, Err(ApiError::ScriptError(_))) && budget_spent() {
+            metrics.budget_spent();
+        }
+        done
+    })
+}
+
+/// The answer to engine work that gave no result.
+fn failed(e: &PoolError) -> ApiError {
+    tracing::error!(error = %e, "engine work failed");
+    ApiError::Internal("the engine work of this request failed".into())
 }

@@ -57,7 +57,8 @@ pub async fn analyze(
 pub(super) fn analysis(app: &AppState, req: AnalyzeRequest) -> Result<Vec<u8>, ApiError> {
     let variant = app.resolve(&RulesetRef::new(req.ruleset, req.options))?;
     let rules = &variant.ruleset;
-    let analysis = HandAnalysis::of(&rules.melds, rules.knock_limit, &req.cards)
+    let held = [rules.hand_size_at(usize::from(rules.table_players))];
+    let analysis = HandAnalysis::of(&rules.melds, rules.knock_limit, &held, &req.cards)
         .map_err(|e| ApiError::InvalidHand(e.to_string()))?;
     to_json(&analysis)
 }

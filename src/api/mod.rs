@@ -16,6 +16,7 @@
 
 pub mod answer;
 pub mod bots;
+pub mod cost;
 pub mod dispatch;
 pub mod error;
 pub mod games;

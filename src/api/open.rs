@@ -19,48 +19,62 @@ impl AppState {
     /// Reads a `state` sent by a client: opens a sealed token (or refuses a plain state when
     /// sealing), parses it and resolves its ruleset; [`Opened::game`] checks it.
     pub fn open_state(&self, raw: &StateInput) -> Result<Opened, ApiError> {
+        self.read_state(raw)?.resolve(self)
+    }
+
+    /// The first half of [`AppState::open_state`]: a sealed token opened and the state parsed,
+    /// its ruleset not yet resolved (resolving an authored one compiles its scripts).
+    pub fn read_state(&self, raw: &StateInput) -> Result<Read, ApiError> {
         let text = raw.0.get();
-        let state: State = match &self.sealer {
-            Some(sealer) => {
-                let token: String = serde_json::from_str(text).map_err(|_| {
-                    ApiError::TamperedState(
-                        "this server accepts only sealed states: send back the state token \
-                         exactly as it was returned"
-                            .into(),
-                    )
-                })?;
-                let (bytes, age) = sealer
-                    .open(&token)
-                    .map_err(|e| ApiError::TamperedState(e.to_string()))?;
-                if age == SecretAge::Older {
-                    self.metrics.older_secret(Sealed::State);
-                }
-                serde_json::from_slice(&bytes).map_err(|e| {
-                    ApiError::TamperedState(format!("the sealed state does not read: {e}"))
-                })?
+        let Some(sealer) = &self.sealer else {
+            if text.trim_start().starts_with('"') {
+                return Err(ApiError::TamperedState(
+                    "this server does not seal states and cannot open a token: send the \
+                     plain state object"
+                        .into(),
+                ));
             }
-            None => {
-                if text.trim_start().starts_with('"') {
-                    return Err(ApiError::TamperedState(
-                        "this server does not seal states and cannot open a token: send the \
-                         plain state object"
-                            .into(),
-                    ));
-                }
-                let state = parse_plain_state(text)?;
-                let variant = self.resolve(&state.ruleset)?;
-                return Ok(Opened {
-                    variant,
-                    state,
-                    sealed: false,
-                });
-            }
+            return Ok(Read {
+                state: parse_plain_state(text)?,
+                sealed: false,
+            });
         };
-        let variant = self.resolve(&state.ruleset)?;
-        Ok(Opened {
-            variant,
+        let token: String = serde_json::from_str(text).map_err(|_| {
+            ApiError::TamperedState(
+                "this server accepts only sealed states: send back the state token exactly as \
+                 it was returned"
+                    .into(),
+            )
+        })?;
+        let (bytes, age) = sealer
+            .open(&token)
+            .map_err(|e| ApiError::TamperedState(e.to_string()))?;
+        if age == SecretAge::Older {
+            self.metrics.older_secret(Sealed::State);
+        }
+        let state = serde_json::from_slice(&bytes)
+            .map_err(|e| ApiError::TamperedState(format!("the sealed state does not read: {e}")))?;
+        Ok(Read {
             state,
             sealed: true,
+        })
+    }
+}
+
+/// A state as a request sent it, parsed (or unsealed) but with its ruleset not yet resolved.
+pub struct Read {
+    pub state: State,
+    sealed: bool,
+}
+
+impl Read {
+    /// The state with the variant its ruleset names.
+    pub fn resolve(self, app: &AppState) -> Result<Opened, ApiError> {
+        let variant = app.resolve(&self.state.ruleset)?;
+        Ok(Opened {
+            variant,
+            state: self.state,
+            sealed: self.sealed,
         })
     }
 }

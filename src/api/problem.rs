@@ -77,8 +77,8 @@ problem_codes! {
         "a card string is not a card";
     InvalidDeck = "invalid-deck", UNPROCESSABLE_ENTITY, "The deck is not 52 distinct cards",
         "an explicit deck is not 52 distinct cards";
-    InvalidHand = "invalid-hand", UNPROCESSABLE_ENTITY, "The hand is not 10 or 11 distinct cards",
-        "a hand to analyze is not 10 or 11 distinct cards";
+    InvalidHand = "invalid-hand", UNPROCESSABLE_ENTITY, "The hand is not a hand of the ruleset",
+        "a hand to analyze is not distinct cards of the ruleset's hand size, or one more (10 or 11 in Standard)";
     UnknownOption = "unknown-option", UNPROCESSABLE_ENTITY,
         "The ruleset does not offer that option", "an option the ruleset does not offer";
     IncompatibleOptions = "incompatible-options", UNPROCESSABLE_ENTITY,

@@ -41,10 +41,11 @@ impl PartialSchema for Card {
         schema_from(json!({
             "type": "string",
             "description": "A card: rank then suit. Ranks A 2 3 4 5 6 7 8 9 T J Q K, suits C D H S \
-                (\"TD\" is the ten of diamonds). Input also accepts 10 for T and lower case; output \
-                is always the canonical form.",
-            "pattern": "^(?:[2-9TtJjQqKkAa]|10)[CDHScdhs]$",
-            "examples": ["TD"]
+                (\"TD\" is the ten of diamonds), or \"JK\" for a joker (a deck holds at most two, \
+                alike: an action naming \"JK\" means a joker the player holds). Input also accepts \
+                10 for T and lower case; output is always the canonical form.",
+            "pattern": "^(?:(?:[2-9TtJjQqKkAa]|10)[CDHScdhs]|[Jj][Kk])$",
+            "examples": ["TD", "JK"]
         }))
     }
 }
@@ -59,9 +60,9 @@ impl PartialSchema for CardSet {
     fn schema() -> RefOr<Schema> {
         schema_from(json!({
             "type": "array",
-            "description": "A set of distinct cards, listed clubs first, each suit from ace to king.",
+            "description": "A set of distinct cards, listed clubs first, each suit from ace to king, \
+                jokers after the king of clubs; the two jokers may both be listed (\"JK\" twice).",
             "items": {"$ref": "#/components/schemas/Card"},
-            "uniqueItems": true,
             "examples": [["5S", "6S", "7S"]]
         }))
     }
@@ -83,7 +84,7 @@ impl PartialSchema for Pile {
             "type": "array",
             "description": "Cards in order, bottom first: the last card is the top.",
             "items": {"$ref": "#/components/schemas/Card"},
-            "maxItems": 52,
+            "maxItems": 54,
             "examples": [["9H", "2C", "KD"]]
         }))
     }

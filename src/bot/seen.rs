@@ -3,6 +3,7 @@
 
 use crate::cards::{Card, CardSet};
 use crate::engine::{Action, ActionKind, SeatView, Source};
+use crate::ruleset::Ruleset;
 
 /// The cards one seat has seen, and what it has not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +21,16 @@ pub struct Seen {
     /// Cards of the opponent's hand this seat has not seen.
     pub opponent_hidden: u32,
     pub stock: usize,
+    /// Players at the table, this seat included.
+    pub players: usize,
+}
+
+impl Seen {
+    /// The stock as it was dealt: the deck less every hand and the upcard.
+    pub fn first_stock(&self, rules: &Ruleset) -> usize {
+        let dealt = self.players * usize::from(rules.hand_size_at(self.players)) + 1;
+        52usize.saturating_sub(dealt)
+    }
 }
 
 impl Seen {
@@ -51,6 +62,7 @@ impl Seen {
             unseen,
             opponent_hidden: opponent_cards.saturating_sub(opponent_known.len()),
             stock: view.stock_count,
+            players: view.players.len() + 1,
         }
     }
 
@@ -63,7 +75,8 @@ impl Seen {
         };
         mix(self.hand.0);
         for c in &view.discard_pile {
-            mix(u64::from(c.bit()));
+            // The two jokers look alike.
+            mix(u64::from(c.alike().bit()));
         }
         mix(self.opponent_known.0);
         mix(self.stock as u64);

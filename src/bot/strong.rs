@@ -77,8 +77,7 @@ impl Keep {
 impl Strong<'_> {
     /// Weight of the opponent's interest: it grows as the hand goes on and they near going out.
     fn danger_weight(&self) -> f64 {
-        let dealt = 2 * usize::from(self.rules.hand_size) + 1;
-        let first_stock = 52usize.saturating_sub(dealt).max(1);
+        let first_stock = self.seen.first_stock(self.rules).max(1);
         let gone = first_stock.saturating_sub(self.seen.stock) as f64 / first_stock as f64;
         DANGER * self.odds.scale.sqrt() * (0.5 + gone)
     }

@@ -96,7 +96,7 @@ pub fn run_with(
             Err(_) => Err("the line is not UTF-8 text".to_string()),
             Ok(text) if text.trim().is_empty() => continue,
             Ok(text) => parse_line(text, &mut cards).and_then(|()| {
-                HandAnalysis::of(rules, knock_limit, &cards).map_err(|e| e.to_string())
+                HandAnalysis::of(rules, knock_limit, &[10], &cards).map_err(|e| e.to_string())
             }),
         };
         match analysis {

@@ -54,7 +54,7 @@ pub fn summary(file: &str, v: &Variant) -> String {
     out.push_str(&format!(
         "  {} seats, {} cards each; targets {} (default {})\n",
         r.seats,
-        r.hand_size,
+        r.hand_size_at(usize::from(r.table_players)),
         targets.join(", "),
         r.match_rules.default_target
     ));

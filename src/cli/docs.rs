@@ -72,11 +72,20 @@ answers it over HTTP.
 
 ## How every variant is played
 
-- **Cards.** One 52-card deck per table, no jokers. Cards are written rank then suit: `AS`, `TD`
-  (ten of diamonds), `KH`; ranks `A 2 3 4 5 6 7 8 9 T J Q K`, suits `C D H S`.
+- **Cards.** One 52-card deck per table, with no joker unless the ruleset sets `deck.jokers` (one
+  or two). Cards are written rank then suit: `AS`, `TD` (ten of diamonds), `KH`; ranks
+  `A 2 3 4 5 6 7 8 9 T J Q K`, suits `C D H S`; a joker is `JK` (the two read alike: an action
+  naming `JK` means a joker the player holds, and an explicit deck lists `JK` once per joker).
 - **Melds.** A *set* is cards of one rank; a *run* is consecutive cards of one suit. A card belongs
   to at most one meld. *Deadwood* is the total value of the cards in no meld, taking the arrangement
   of the hand that leaves the least.
+- **Wild cards.** Where a ruleset names wild cards (`melds.wild`: `jokers`, ranks), a wild card
+  stands for any card a meld lacks, in a set or in a run, and may be laid off like any card; every
+  meld holds at least `melds.min_natural` natural cards. A meld's wild cards take whichever places
+  keep it a meld (gaps of a run first, then above, then below; the missing suits of a set), and are
+  read anew when cards are laid off onto it; events, views and `analyze` list each wild card with
+  the card it stands for (`wilds`: `meld`, `card`, `as`). An unmelded wild card counts its own
+  value: a joker `deck.values.joker` (25 unless set), a wild deuce 2.
 - **The deal.** The dealer deals each player of the table their cards; the next card is turned up as
   the *upcard*, the start of the discard pile; the rest is the *stock*. Who deals first comes from
   the game's seed unless the request names a dealer.

@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::bot::{self, Level};
 use crate::engine::hooks::Hooks;
 use crate::engine::{Event, Game, NewGame, Outcome};
+use crate::role::ByRole;
 use crate::ruleset::{Ruleset, RulesetRef, Target};
 use crate::seat::{Seat, TableNo};
 
@@ -203,7 +204,7 @@ pub fn simulate_levels(
         for &i in seat_slot.iter().collect::<std::collections::BTreeSet<_>>() {
             by_level[i].matches += 1;
         }
-        let mut at_table: Vec<[Seat; 2]> = Vec::new();
+        let mut at_table: Vec<ByRole<Seat>> = Vec::new();
         for e in &dealt.events {
             if let Event::Dealt { table, seats, .. } = e {
                 set_table(&mut at_table, *table, *seats);
@@ -307,10 +308,10 @@ pub fn simulate_levels(
     Ok(s)
 }
 
-fn set_table(at_table: &mut Vec<[Seat; 2]>, table: TableNo, seats: [Seat; 2]) {
+fn set_table(at_table: &mut Vec<ByRole<Seat>>, table: TableNo, seats: ByRole<Seat>) {
     let t = table.index();
     if at_table.len() <= t {
-        at_table.resize(t + 1, Default::default());
+        at_table.resize(t + 1, seats);
     }
     at_table[t] = seats;
 }

@@ -54,8 +54,9 @@ pub struct ServeArgs {
     /// Worker threads [default: one per core]
     #[arg(long, value_name = "N")]
     pub workers: Option<usize>,
-    /// Requests doing engine work (rulesets, hooks, the meld solver) at once, each on a thread
-    /// of its own, off the workers [default: one per core]
+    /// Requests doing costly engine work (authored rulesets, hooks, strong bots, long logs) at
+    /// once, each on a thread of its own, off the workers; cheap steps and views of built-in
+    /// rulesets run on the worker that read them [default: one per core]
     #[arg(long, value_name = "N")]
     pub engine_threads: Option<usize>,
     /// How long a request waits for an engine thread before `503 server-busy`

@@ -33,16 +33,33 @@ pub(crate) fn shuffle(cards: &mut [Card], rng: &mut ChaCha20Rng) {
     }
 }
 
-/// The deck for a deal, top card (dealt first) at index 0.
+/// The 52-card deck for a deal, top card (dealt first) at index 0.
 pub fn shuffled_deck(seed: u64, deal: u32, table: TableNo) -> Vec<Card> {
-    shuffled(seed, deal, table).to_vec()
+    shuffled_deck_with(seed, deal, table, 0)
 }
 
-/// [`shuffled_deck`] without allocating.
-fn shuffled(seed: u64, deal: u32, table: TableNo) -> [Card; 52] {
-    let mut deck = Card::DECK;
-    shuffle(&mut deck, &mut rng(seed, deal, table, 0));
-    deck
+/// The deck for a deal of the 52 cards and `jokers` jokers, top card first.
+pub fn shuffled_deck_with(seed: u64, deal: u32, table: TableNo, jokers: u8) -> Vec<Card> {
+    let mut deck = [Card::JOKERS[0]; crate::cards::MAX_DECK];
+    let n = shuffled(seed, deal, table, jokers, &mut deck);
+    deck[..n].to_vec()
+}
+
+/// [`shuffled_deck`] into `deck` without allocating; returns the number of cards.
+fn shuffled(
+    seed: u64,
+    deal: u32,
+    table: TableNo,
+    jokers: u8,
+    deck: &mut [Card; crate::cards::MAX_DECK],
+) -> usize {
+    let mut n = 0;
+    for (slot, card) in deck.iter_mut().zip(Card::deck_with(jokers)) {
+        *slot = card;
+        n += 1;
+    }
+    shuffle(&mut deck[..n], &mut rng(seed, deal, table, 0));
+    n
 }
 
 /// A reshuffle: the discard pile but its top card shuffled into a new stock beneath what is
@@ -128,6 +145,7 @@ pub fn seating(
 ) -> Result<Vec<TableSeating>, HookError> {
     let info = SeatingInfo {
         seats: rules.seats,
+        players: rules.table_players,
         dealer,
         hand_number: deal_number,
         layout,
@@ -140,8 +158,9 @@ pub fn seating(
     Ok(tables)
 }
 
-/// Checks an explicit deck: exactly the 52 cards, each once.
-pub fn check_deck(deck: &[Card]) -> Result<(), DealError> {
+/// Checks an explicit deck: exactly the 52 cards and the ruleset's `jokers`, each once (read its
+/// jokers with [`crate::cards::read_jokers`] first).
+pub fn check_deck(deck: &[Card], jokers: u8) -> Result<(), DealError> {
     let mut seen = CardSet::EMPTY;
     let mut twice = Vec::new();
     for &c in deck {
@@ -149,10 +168,18 @@ pub fn check_deck(deck: &[Card]) -> Result<(), DealError> {
             twice.push(c.to_string());
         }
     }
-    let missing = CardSet::FULL.minus(seen);
+    let whole: CardSet = Card::deck_with(jokers).collect();
+    let missing = whole.minus(seen);
+    let extra = seen.minus(whole);
     let mut problems = Vec::new();
-    if deck.len() != 52 {
-        problems.push(format!("has {} cards, not 52", deck.len()));
+    if deck.len() != whole.len() as usize {
+        problems.push(format!("has {} cards, not {}", deck.len(), whole.len()));
+    }
+    if !extra.is_empty() {
+        problems.push(format!(
+            "holds {} jokers: this ruleset plays with {jokers}",
+            deck.iter().filter(|c| c.is_joker()).count()
+        ));
     }
     if !twice.is_empty() {
         problems.push(format!("lists {} twice", twice.join(" ")));
@@ -167,23 +194,25 @@ pub fn check_deck(deck: &[Card]) -> Result<(), DealError> {
     }
 }
 
-/// The cards of a deal: hands dealt one at a time, first player first, then the upcard; the
-/// rest is the stock.
+/// The cards of a deal: hands dealt one card at a time round the table, first player first, then
+/// the upcard; the rest is the stock.
 pub(crate) struct Dealt {
     pub hands: ByRole<CardSet>,
     pub upcard: Card,
     pub stock: Pile,
 }
 
-/// `deck` (top first) dealt `n` cards each; `None` when it is too short for that (or too long).
-pub(crate) fn dealt(deck: &[Card], n: usize) -> Option<Dealt> {
-    let upcard = *deck.get(2 * n)?;
-    let mut hands = ByRole::<CardSet>::default();
-    for (&c, role) in deck.iter().take(2 * n).zip(Role::ALL.into_iter().cycle()) {
-        hands[role].insert(c);
+/// `deck` (top first) dealt `n` cards each to `players`; `None` when it is too short for that
+/// (or too long).
+pub(crate) fn dealt(deck: &[Card], n: usize, players: usize) -> Option<Dealt> {
+    let upcard = deck.get(players * n)?.alike();
+    let mut hands = ByRole::filled(players, CardSet::EMPTY);
+    let roles: Vec<Role> = hands.roles().collect();
+    for (&c, &role) in deck.iter().take(players * n).zip(roles.iter().cycle()) {
+        hands[role].put(c);
     }
     let mut stock = Pile::new();
-    for &c in deck[2 * n + 1..].iter().rev() {
+    for &c in deck[players * n + 1..].iter().rev() {
         if !stock.push(c) {
             return None;
         }
@@ -199,12 +228,12 @@ pub(crate) fn dealt(deck: &[Card], n: usize) -> Option<Dealt> {
 pub(crate) fn opening(rules: &Ruleset, seats: ByRole<Seat>) -> Phase {
     if rules.upcard_offer {
         Phase::UpcardOffer {
-            seat: seats[Role::First],
+            seat: seats[Role::FIRST],
             passes: 0,
         }
     } else {
         Phase::Draw {
-            seat: seats[Role::First],
+            seat: seats[Role::FIRST],
             stock_only: false,
         }
     }
@@ -220,16 +249,18 @@ pub(crate) fn deal_table(
     seats: ByRole<Seat>,
     deck: &[Card],
 ) -> Result<(Table, Event), DealError> {
-    let n = usize::from(rules.hand_size);
+    let players = seats.len();
+    let hand_size = rules.hand_size_at(players);
+    let n = usize::from(hand_size);
     let Some(Dealt {
         hands,
         upcard,
         stock,
-    }) = dealt(deck, n)
+    }) = dealt(deck, n, players)
     else {
         return Err(DealError::Unsupported(format!(
-            "{n} cards each need a deck of more than {} cards",
-            2 * n
+            "{n} cards each to {players} players need a deck of more than {} cards",
+            players * n
         )));
     };
     let mut discard = Pile::new();
@@ -242,15 +273,14 @@ pub(crate) fn deal_table(
         knock_limit: rules.knock_limit,
     };
     let knock_limit = hooks.knock_limit(&info)?;
-    let most = rules.melds.max_deadwood(usize::from(rules.hand_size));
+    let most = rules.melds.max_deadwood(n, rules.jokers);
     if let Some(limit) = knock_limit
         && u32::from(limit) > most
     {
         return Err(HookError {
             hook: "knock_limit".into(),
             message: format!(
-                "returned {limit}, more than the most deadwood a hand of {} cards can hold ({most})",
-                rules.hand_size
+                "returned {limit}, more than the most deadwood a hand of {hand_size} cards can hold ({most})"
             ),
         }
         .into());
@@ -268,7 +298,7 @@ pub(crate) fn deal_table(
         table: table_no,
         deal: state.deal_number,
         dealer,
-        seats: seats.into_array(),
+        seats,
         upcard,
         knock_limit,
         multiplier,
@@ -277,7 +307,7 @@ pub(crate) fn deal_table(
         dealer,
         seats,
         hands,
-        taken: ByRole::default(),
+        taken: ByRole::filled(players, CardSet::EMPTY),
         stock,
         discard,
         upcard,
@@ -308,13 +338,19 @@ pub(crate) fn deal_all(
         state.deal_number,
     )?;
     for (t, seat) in TableNo::all(seated.len()).zip(seated) {
-        let (table_dealer, seats) = (seat.dealer, ByRole::from(seat.players));
-        let shuffled;
+        let (table_dealer, seats) = (seat.dealer, seat.players);
+        let mut shuffled = [Card::JOKERS[0]; crate::cards::MAX_DECK];
         let deck = match decks.get(t.index()) {
             Some(d) => d.as_slice(),
             None => {
-                shuffled = self::shuffled(state.seed, state.deal_number, t);
-                &shuffled[..]
+                let n = self::shuffled(
+                    state.seed,
+                    state.deal_number,
+                    t,
+                    rules.jokers,
+                    &mut shuffled,
+                );
+                &shuffled[..n]
             }
         };
         let (table, event) = deal_table(rules, hooks, state, t, table_dealer, seats, deck)?;
@@ -344,7 +380,7 @@ mod tests {
             shuffled_deck(7, 0, TableNo::new(0)),
             shuffled_deck(8, 0, TableNo::new(0))
         );
-        assert!(check_deck(&shuffled_deck(7, 3, TableNo::new(1))).is_ok());
+        assert!(check_deck(&shuffled_deck(7, 3, TableNo::new(1)), 0).is_ok());
     }
 
     #[test]
@@ -358,12 +394,20 @@ mod tests {
     fn bad_decks_are_explained() {
         let mut deck: Vec<Card> = Card::all().collect();
         deck[1] = deck[0];
-        let e = check_deck(&deck).unwrap_err().to_string();
+        let e = check_deck(&deck, 0).unwrap_err().to_string();
         assert!(
             e.contains("lists AC twice") && e.contains("lacks 2C"),
             "{e}"
         );
-        let e = check_deck(&deck[..10]).unwrap_err().to_string();
+        let e = check_deck(&deck[..10], 0).unwrap_err().to_string();
         assert!(e.contains("has 10 cards"), "{e}");
+        let mut jokers = shuffled_deck_with(7, 0, TableNo::new(0), 2);
+        assert_eq!(jokers.len(), 54);
+        assert!(check_deck(&jokers, 2).is_ok());
+        let e = check_deck(&jokers, 0).unwrap_err().to_string();
+        assert!(e.contains("not 52") && e.contains("holds 2 jokers"), "{e}");
+        jokers.retain(|c| !c.is_joker());
+        let e = check_deck(&jokers, 2).unwrap_err().to_string();
+        assert!(e.contains("not 54") && e.contains("lacks JK JK"), "{e}");
     }
 }

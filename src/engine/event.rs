@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::Card;
-use crate::melds::LayOff;
+use crate::melds::{LayOff, StandIn};
+use crate::role::ByRole;
 use crate::seat::{Seat, TableNo};
 
 use super::action::Source;
@@ -25,9 +26,9 @@ pub enum Event {
         /// The dealer's seat.
         #[schema(value_type = u8)]
         dealer: Seat,
-        /// The two players: first to act, then the dealer's role.
-        #[schema(value_type = [u8; 2])]
-        seats: [Seat; 2],
+        /// The players in turn order: the first to act first, the dealer's role last (2 to 4).
+        #[schema(value_type = Vec<u8>)]
+        seats: ByRole<Seat>,
         /// The first card of the discard pile.
         upcard: Card,
         /// The most deadwood a knock may leave this hand; `null` when only gin goes out.
@@ -100,6 +101,9 @@ pub enum Event {
         discard: Card,
         /// The knocker's melds.
         melds: Vec<Vec<Card>>,
+        /// What each wild card in `melds` stands for (left out when none is wild).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        wilds: Vec<StandIn>,
         /// The knocker's deadwood.
         deadwood: u32,
     },
@@ -115,6 +119,9 @@ pub enum Event {
         discard: Option<Card>,
         /// The melds of the hand.
         melds: Vec<Vec<Card>>,
+        /// What each wild card in `melds` stands for (left out when none is wild).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        wilds: Vec<StandIn>,
         /// All eleven cards melded, no discard.
         big_gin: bool,
     },
@@ -130,6 +137,13 @@ pub enum Event {
         cards: Vec<LayOff>,
         /// The defender's own melds.
         melds: Vec<Vec<Card>>,
+        /// What each wild card in `melds` stands for (left out when none is wild).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        wilds: Vec<StandIn>,
+        /// What each wild card in the knocker's melds stands for once the cards are laid off
+        /// (`meld` indexes the knocker's melds, as `onto` does; left out when none is wild).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        onto_wilds: Vec<StandIn>,
         /// The defender's deadwood after laying off.
         deadwood: u32,
     },

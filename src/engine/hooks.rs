@@ -20,6 +20,7 @@ pub use super::layout::{MAX_GAMES, MatchLayout, TableSeating};
 pub use super::outcome::Outcome as HandOutcome;
 use crate::cards::Card;
 use crate::melds::LayOff;
+use crate::role::ByRole;
 use crate::ruleset::{AfterWash, NextDealer, Target};
 use crate::seat::{BySeat, Seat, TableNo};
 
@@ -69,7 +70,7 @@ pub trait Hooks: Send + Sync {
     /// before each deal (the first included) with the dealer of that deal. The engine deals one
     /// deck per table, in order. Default: [`default_seating`].
     fn seating(&self, info: &SeatingInfo) -> Result<Vec<TableSeating>, HookError> {
-        Ok(default_seating(info.seats, info.dealer))
+        Ok(default_seating(info.seats, info.players, info.dealer))
     }
 
     /// How a hand is scored: who wins, the named parts of the score, its multiplier and the
@@ -105,6 +106,9 @@ pub struct TableResult {
     pub outcome: HandOutcome,
     /// Who scored; `None` for a dead hand.
     pub winner: Option<Seat>,
+    /// The seat the winner scored against (at a table of three or four, each opponent of the
+    /// knocker has a result of its own); `None` when nobody scored.
+    pub loser: Option<Seat>,
     /// Points the winner scored, multiplier included (0 for a dead hand).
     pub points: u32,
     pub multiplier: u32,
@@ -178,6 +182,9 @@ pub struct HandInfo<'a> {
     pub outcome: HandOutcome,
     /// The seat that knocked or went gin; `None` for a dead hand.
     pub knocker: Option<Seat>,
+    /// The knocker's opponent this score is for: at a table of three or four the hook is called
+    /// once per opponent, in turn order from the knocker's left; `None` for a dead hand.
+    pub opponent: Option<Seat>,
     pub knock_limit: Option<u8>,
     pub upcard: Card,
     /// Cards left in the stock.
@@ -204,6 +211,8 @@ pub struct LayoutInfo {
 #[derive(Clone, Debug)]
 pub struct SeatingInfo<'a> {
     pub seats: u8,
+    /// Players at one table by the ruleset (`table.players`), 2 to 4.
+    pub players: u8,
     /// The dealer of this deal (for a team deal: the dealing team's first seat).
     pub dealer: Seat,
     /// 0 for the first deal of the match.
@@ -241,7 +250,8 @@ pub struct DealerInfo<'a> {
 }
 
 /// Checks a seating for `seats` players: 1 to `seats / 2` tables (at least one), each seat at
-/// one table at most, two different players per table, the dealer at the table or sitting out.
+/// one table at most, 2 to 4 different players per table (a table's size is checked when the
+/// type is built), the dealer at the table or sitting out.
 pub fn check_seating(tables: &[TableSeating], seats: u8) -> Result<(), String> {
     let max_tables = usize::from(seats / 2).max(1);
     if tables.is_empty() || tables.len() > max_tables {
@@ -258,12 +268,12 @@ pub fn check_seating(tables: &[TableSeating], seats: u8) -> Result<(), String> {
                 t.dealer
             ));
         }
-        if t.players[0] == t.players[1] {
-            return Err(format!("seat {} plays against itself", t.players[0]));
-        }
         for &s in &t.players {
             match seated.get_mut(s.index()) {
                 None => return Err(format!("seat {s} does not exist ({seats} seats)")),
+                Some(true) if t.players.iter().filter(|&&p| p == s).count() > 1 => {
+                    return Err(format!("seat {s} plays against itself"));
+                }
                 Some(true) => return Err(format!("seat {s} plays at two tables")),
                 Some(x) => *x = true,
             }
@@ -275,13 +285,14 @@ pub fn check_seating(tables: &[TableSeating], seats: u8) -> Result<(), String> {
 /// Checks a hand's score that a hook decided: the winner a player of the table, each part and
 /// the total (multiplier included) within [`MAX_HAND_POINTS`], a multiplier from 1 to 1000,
 /// boxes within [`MAX_HAND_BOXES`], and nothing scored when nobody wins.
-pub fn check_hand_score(score: &HandScore, players: [Seat; 2]) -> Result<(), String> {
+pub fn check_hand_score(score: &HandScore, players: &[Seat]) -> Result<(), String> {
     if let Some(w) = score.winner
         && !players.contains(&w)
     {
+        let list: Vec<String> = players.iter().map(ToString::to_string).collect();
         return Err(format!(
-            "the winner, seat {w}, did not play at this table (players: {} and {})",
-            players[0], players[1]
+            "the winner, seat {w}, is not one of the seats this score is between ({})",
+            list.join(", ")
         ));
     }
     if !(1..=1000).contains(&score.multiplier) {
@@ -364,16 +375,17 @@ pub fn check_entries(
     Ok(())
 }
 
-/// The seating the plain data gives: two seats play, the dealer in the dealer's role and the next
-/// seat first; with three or more seats the dealer deals to the next two seats and sits out.
-pub fn default_seating(seats: u8, dealer: Seat) -> Vec<TableSeating> {
+/// The seating the plain data gives: one table of `players`. When every seat plays, they sit in
+/// turn order from the dealer's left, the dealer last; with more seats than that the dealer deals
+/// to the next `players` seats and sits out.
+pub fn default_seating(seats: u8, players: u8, dealer: Seat) -> Vec<TableSeating> {
     let n = seats.max(2);
-    let next = |k: u8| dealer.after(k, n);
-    let players = if n == 2 {
-        [next(1), dealer]
-    } else {
-        [next(1), next(2)]
-    };
+    // The seat `n` after the dealer is the dealer: a full table ends with them.
+    let order: Vec<Seat> = (1..=players.clamp(2, n))
+        .map(|k| dealer.after(k, n))
+        .collect();
+    let players =
+        ByRole::from_slice(&order).unwrap_or_else(|| ByRole::new(dealer.after(1, n), dealer));
     vec![TableSeating { dealer, players }]
 }
 
@@ -414,7 +426,7 @@ pub fn default_next_dealer(info: &DealerInfo) -> Seat {
     let players = result.seating.players;
     let other = |s: Seat| players.iter().copied().find(|&p| p != s).unwrap_or(s);
     match info.rule {
-        NextDealer::Loser => other(winner),
+        NextDealer::Loser => result.loser.unwrap_or_else(|| other(winner)),
         NextDealer::Winner => winner,
         NextDealer::Alternate => other(result.seating.dealer),
         NextDealer::NextInTurn => info.dealer.after(1, info.seats),

@@ -3,17 +3,18 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::role::ByRole;
 use crate::seat::{Seat, Side};
 
 /// Who plays at one table for a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TableSeating {
-    /// Who deals this table. In two-handed play this is `players[1]`; in the three-player form the
-    /// dealer deals to the other two and sits the hand out.
+    /// Who deals this table. At a table where the dealer plays this is the last player; in the
+    /// three-player form with two at the table the dealer deals to the other two and sits out.
     pub dealer: Seat,
-    /// `[first to act, dealer's role]`: `players[0]` is offered the upcard first and gets the
-    /// first card dealt; `players[1]` plays the dealer's role.
-    pub players: [Seat; 2],
+    /// 2 to 4 players in turn order: `players[0]` is offered the upcard first and gets the first
+    /// card dealt; the last plays the dealer's role.
+    pub players: ByRole<Seat>,
 }
 
 /// Who scores together and how many games are scored at once, fixed for a whole match.

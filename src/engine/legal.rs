@@ -137,8 +137,13 @@ fn push_per_card(
     cards: CardSet,
     kind: impl Fn(Card) -> ActionKind,
 ) {
-    let mut list = [Card::new(Rank::Ace, Suit::Clubs); 52];
+    let mut list = [Card::new(Rank::Ace, Suit::Clubs); crate::cards::MAX_DECK];
     let mut n = 0;
+    let cards = if cards.contains(Card::JOKERS[0]) {
+        cards.without(Card::JOKERS[1])
+    } else {
+        cards
+    };
     for (slot, card) in list.iter_mut().zip(cards) {
         *slot = card;
         n += 1;

@@ -26,7 +26,7 @@ mod validate;
 mod view;
 
 pub use action::{Action, ActionKind, LayOffCard, Source};
-pub use deal::{check_deck, cut_for_dealer, seating, shuffled_deck};
+pub use deal::{check_deck, cut_for_dealer, seating, shuffled_deck, shuffled_deck_with};
 pub use error::{DealError, IllegalAction, Overflow, StepError};
 pub use event::Event;
 pub use game::{Game, Stepped};

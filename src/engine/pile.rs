@@ -9,7 +9,7 @@ use crate::cards::{Card, CardSet};
 /// Cards in order, bottom first: the last card is the top.
 #[derive(Clone, Copy)]
 pub struct Pile {
-    cards: [Card; 52],
+    cards: [Card; crate::cards::MAX_DECK],
     len: u8,
 }
 
@@ -30,12 +30,13 @@ impl Default for Pile {
 impl Pile {
     pub fn new() -> Pile {
         Pile {
-            cards: [Card::new(crate::cards::Rank::Ace, crate::cards::Suit::Clubs); 52],
+            cards: [Card::new(crate::cards::Rank::Ace, crate::cards::Suit::Clubs);
+                crate::cards::MAX_DECK],
             len: 0,
         }
     }
 
-    /// A pile from cards listed bottom first. `None` when there are more than 52.
+    /// A pile from cards listed bottom first. `None` when there are more than 54.
     pub fn from_bottom_up(cards: &[Card]) -> Option<Pile> {
         let mut p = Pile::new();
         for &c in cards {
@@ -62,7 +63,8 @@ impl Pile {
         let n = self.len();
         match self.cards.get_mut(n) {
             Some(slot) => {
-                *slot = card;
+                // The jokers are alike: a pile names each as the first.
+                *slot = card.alike();
                 self.len += 1;
                 true
             }
@@ -107,6 +109,6 @@ impl<'de> Deserialize<'de> for Pile {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Pile, D::Error> {
         let cards = Vec::<Card>::deserialize(d)?;
         Pile::from_bottom_up(&cards)
-            .ok_or_else(|| serde::de::Error::custom("a pile holds at most 52 cards"))
+            .ok_or_else(|| serde::de::Error::custom("a pile holds at most 54 cards"))
     }
 }

@@ -3,7 +3,6 @@
 
 use crate::cards::{Card, CardSet};
 use crate::melds::{self, LayOff};
-use crate::role::Role;
 use crate::ruleset::{Ruleset, StockEnd};
 
 use super::outcome::Outcome;
@@ -93,10 +92,11 @@ pub(crate) fn lays_off(rules: &Ruleset, outcome: Outcome) -> bool {
     }
 }
 
-/// The lay-off that leaves the defender the least deadwood.
+/// The lay-off that leaves the defender to lay off now the least deadwood (onto the cards laid
+/// off before too).
 pub(crate) fn best_lay_off(rules: &Ruleset, table: &Table, knock: &Knock) -> Vec<LayOff> {
-    let Some(r) = table.role(knock.knocker).map(Role::other) else {
+    let Some(r) = table.to_act().and_then(|s| table.role(s)) else {
         return Vec::new();
     };
-    melds::best_lay_off(&rules.melds, &knock.melds, table.hands[r]).lay_offs
+    melds::best_lay_off(&rules.melds, &knock.melds_now(), table.hands[r]).lay_offs
 }

@@ -18,7 +18,7 @@ use super::game_score::{GameScore, ScoreEntry};
 use super::identity::GameRef;
 use super::layout::TableSeating;
 use super::outcome::Outcome;
-use super::state::{GameBonus, HandResult, Knock, MatchRecord, Phase, State, Table};
+use super::state::{GameBonus, HandResult, Knock, MatchRecord, OpponentScore, Phase, State, Table};
 
 /// What scoring the hand at one table reads besides the table: the hooks and the match so far.
 pub(crate) struct Ending<'a> {
@@ -31,6 +31,17 @@ pub(crate) struct Ending<'a> {
     pub record: &'a MatchRecord,
 }
 
+/// One defender at the end of a hand that went out, as scoring reads it.
+pub(crate) struct Defender {
+    /// The defender's role at the table.
+    pub role: Role,
+    /// The defender's arrangement after lay-offs.
+    pub own: Arrangement,
+    /// The defender's cards before laying off.
+    pub cards: CardSet,
+    pub laid_off: Vec<LayOff>,
+}
+
 /// A hand that went out, as scoring reads it.
 pub(crate) struct WentOut<'a> {
     /// The knocker's role at the table.
@@ -38,26 +49,24 @@ pub(crate) struct WentOut<'a> {
     pub knock: &'a Knock,
     /// The cards the knocker keeps (the discard taken out).
     pub knocker_cards: CardSet,
-    /// The defender's arrangement after lay-offs.
-    pub defender: &'a Arrangement,
-    /// The defender's cards before laying off.
-    pub defender_cards: CardSet,
-    pub laid_off: Vec<LayOff>,
+    /// Every opponent of the knocker, in turn order from the knocker's left.
+    pub defenders: Vec<Defender>,
 }
 
-/// Scores a hand that went out: the plain data's decision, then the `score_hand` hook's.
-pub(crate) fn hand_result(
-    end: &Ending,
+/// The plain data's score between the knocker and one defender: the outcome and the decision.
+fn default_score(
+    rules: &Ruleset,
     table: &Table,
-    out: WentOut,
-) -> Result<HandResult, StepError> {
-    let rules = end.rules;
-    let (k_seat, d_seat) = (table.seats[out.knocker], table.seats[out.knocker.other()]);
-    let (kd, dd) = (out.knock.deadwood, out.defender.deadwood);
+    knock: &Knock,
+    k_seat: Seat,
+    d_seat: Seat,
+    dd: u32,
+) -> (Outcome, HandScore) {
+    let kd = knock.deadwood;
     let base = |points: u32| ScorePart::new("base", i64::from(points));
     let bonus =
         |name: &str, points: u32| (points > 0).then(|| ScorePart::new(name, i64::from(points)));
-    let (outcome, winner, parts) = match out.knock.outcome {
+    let (outcome, winner, parts) = match knock.outcome {
         Outcome::Gin => (
             Outcome::Gin,
             Some(k_seat),
@@ -87,61 +96,148 @@ pub(crate) fn hand_result(
     };
     let parts: Vec<ScorePart> = parts.into_iter().flatten().collect();
     let boxes = u32::from(winner.is_some() && parts.iter().any(|p| p.points > 0));
-    let default = HandScore {
+    let decision = HandScore {
         winner,
         parts,
         multiplier: table.multiplier,
         boxes,
     };
+    (outcome, decision)
+}
+
+/// Scores a hand that went out: against each defender, the plain data's decision, then the
+/// `score_hand` hook's.
+pub(crate) fn hand_result(
+    end: &Ending,
+    table: &Table,
+    out: WentOut,
+) -> Result<HandResult, StepError> {
+    let rules = end.rules;
+    let k_seat = table.seats[out.knocker];
+    let kd = out.knock.deadwood;
+    let k_deadwood = out.knocker_cards.minus_all(&out.knock.melds);
     let hands = || {
         let mut hands: Vec<SeatHand> = Seat::all(rules.seats).map(SeatHand::sitting_out).collect();
-        let k_melds = out
-            .knock
-            .melds
-            .iter()
-            .fold(CardSet::default(), |a, &m| a.union(m));
         hands[k_seat.index()] = SeatHand {
             seat: k_seat,
             playing: true,
             melds: meld_lists(&rules.melds, &out.knock.melds),
-            deadwood_cards: out.knocker_cards.minus(k_melds).to_vec(),
+            deadwood_cards: k_deadwood.to_vec(),
             deadwood_before: kd,
             deadwood: kd,
             laid_off: Vec::new(),
         };
-        hands[d_seat.index()] = SeatHand {
-            seat: d_seat,
-            playing: true,
-            melds: meld_lists(&rules.melds, &out.defender.melds),
-            deadwood_cards: out.defender.unmelded.to_vec(),
-            deadwood_before: melds::least_deadwood(&rules.melds, out.defender_cards),
-            deadwood: dd,
-            laid_off: out.laid_off.clone(),
-        };
+        for d in &out.defenders {
+            let d_seat = table.seats[d.role];
+            hands[d_seat.index()] = SeatHand {
+                seat: d_seat,
+                playing: true,
+                melds: meld_lists(&rules.melds, &d.own.melds),
+                deadwood_cards: d.own.unmelded.to_vec(),
+                deadwood_before: melds::least_deadwood(&rules.melds, d.cards),
+                deadwood: d.own.deadwood,
+                laid_off: d.laid_off.clone(),
+            };
+        }
         hands
     };
-    let info = hand_info(
-        end,
-        table,
-        outcome,
-        Some(k_seat),
-        SeatHands::new(&hands),
-        default,
-    );
-    let decision = decide(end, &info)?;
-    let outcome = match (outcome, decision.winner) {
-        (Outcome::Gin | Outcome::BigGin, Some(_)) => outcome,
-        (_, None) => Outcome::Wash,
-        (_, Some(w)) if w == k_seat => Outcome::Knock,
-        (_, Some(_)) => Outcome::Undercut,
+    let mut scores = Vec::with_capacity(out.defenders.len());
+    for d in &out.defenders {
+        let d_seat = table.seats[d.role];
+        let (outcome, default) =
+            default_score(rules, table, out.knock, k_seat, d_seat, d.own.deadwood);
+        let info = hand_info(
+            end,
+            table,
+            outcome,
+            (Some(k_seat), Some(d_seat)),
+            SeatHands::new(&hands),
+            default,
+        );
+        let decision = decide(end, &info, &[k_seat, d_seat])?;
+        let outcome = match (outcome, decision.winner) {
+            (Outcome::Gin | Outcome::BigGin, Some(_)) => outcome,
+            (_, None) => Outcome::Wash,
+            (_, Some(w)) if w == k_seat => Outcome::Knock,
+            (_, Some(_)) => Outcome::Undercut,
+        };
+        scores.push((d_seat, outcome, decision));
+    }
+    let mut result = match scores.as_slice() {
+        [(_, outcome, decision)] => result_of(end, decision, *outcome)?,
+        _ => table_of_many(end, k_seat, &scores)?,
     };
-    let mut result = result_of(end, &decision, outcome)?;
     result.deadwood[k_seat] = kd;
-    result.deadwood[d_seat] = dd;
     result.melds[k_seat] = meld_lists(&rules.melds, &out.knock.melds);
-    result.melds[d_seat] = meld_lists(&rules.melds, &out.defender.melds);
-    result.laid_off = out.laid_off;
+    result.deadwood_cards[k_seat] = k_deadwood.to_vec();
+    for d in out.defenders {
+        let d_seat = table.seats[d.role];
+        result.deadwood[d_seat] = d.own.deadwood;
+        result.melds[d_seat] = meld_lists(&rules.melds, &d.own.melds);
+        result.deadwood_cards[d_seat] = d.own.unmelded.to_vec();
+        result.laid_off.extend(d.laid_off);
+    }
     Ok(result)
+}
+
+/// The result at a table of three or four: each opponent's score, every seat's points, and as
+/// the winner the seat that scored most (the knocker, then turn order, on a tie).
+fn table_of_many(
+    end: &Ending,
+    knocker: Seat,
+    scores: &[(Seat, Outcome, HandScore)],
+) -> Result<HandResult, StepError> {
+    let mut points = BySeat::filled(end.rules.seats, 0i64);
+    let mut against = Vec::with_capacity(scores.len());
+    for (seat, outcome, decision) in scores {
+        let (total, parts) = scored(decision)?;
+        if let Some(w) = decision.winner {
+            points[w] = add_i64(points[w], total, "the hand's score")?;
+        }
+        against.push(OpponentScore {
+            seat: *seat,
+            outcome: *outcome,
+            winner: decision.winner,
+            points: total,
+            parts,
+            boxes: decision.boxes,
+        });
+    }
+    let mut winner: Option<Seat> = None;
+    for w in std::iter::once(knocker).chain(scores.iter().map(|s| s.0)) {
+        let scored_any = against.iter().any(|a| a.winner == Some(w));
+        if scored_any && winner.is_none_or(|best| points[w] > points[best]) {
+            winner = Some(w);
+        }
+    }
+    let won = |a: &&OpponentScore| a.winner.is_some() && a.winner == winner;
+    // How the hand ended for the seat that scored most.
+    let outcome = against
+        .iter()
+        .find(won)
+        .map_or(Outcome::Wash, |a| a.outcome);
+    let parts = against
+        .iter()
+        .filter(won)
+        .flat_map(|a| a.parts.clone())
+        .collect();
+    let boxes = against.iter().filter(won).map(|a| a.boxes).sum();
+    let seats = end.rules.seats;
+    Ok(HandResult {
+        game: end.game,
+        table: end.table_no,
+        outcome,
+        winner,
+        points,
+        deadwood: BySeat::filled(seats, 0),
+        melds: BySeat::filled(seats, Vec::new()),
+        deadwood_cards: BySeat::filled(seats, Vec::new()),
+        laid_off: Vec::new(),
+        against,
+        multiplier: scores.first().map_or(1, |s| s.2.multiplier),
+        parts,
+        boxes,
+    })
 }
 
 /// A dead hand: nobody scores, and no multiplier applies. The `score_hand` hook sees it (each
@@ -150,7 +246,7 @@ pub(crate) fn dead_result(end: &Ending, table: &Table) -> Result<HandResult, Ste
     let rules = end.rules;
     let hands = || {
         let mut hands: Vec<SeatHand> = Seat::all(rules.seats).map(SeatHand::sitting_out).collect();
-        for r in Role::ALL {
+        for r in table.seats.roles() {
             let seat = table.seats[r];
             let own = melds::best_arrangement(&rules.melds, table.hands[r]);
             hands[seat.index()] = SeatHand {
@@ -170,11 +266,11 @@ pub(crate) fn dead_result(end: &Ending, table: &Table) -> Result<HandResult, Ste
         end,
         table,
         Outcome::Dead,
-        None,
+        (None, None),
         SeatHands::new(&hands),
         default,
     );
-    let decision = decide(end, &info)?;
+    let decision = decide(end, &info, table.seats.as_slice())?;
     if decision.winner.is_some() {
         return Err(hook_refused(
             "score_hand",
@@ -189,7 +285,7 @@ fn hand_info<'a>(
     end: &Ending<'a>,
     table: &Table,
     outcome: Outcome,
-    knocker: Option<Seat>,
+    (knocker, opponent): (Option<Seat>, Option<Seat>),
     hands: SeatHands<'a>,
     default: HandScore,
 ) -> HandInfo<'a> {
@@ -198,10 +294,11 @@ fn hand_info<'a>(
         table: end.table_no,
         seating: TableSeating {
             dealer: table.dealer,
-            players: table.seats.into_array(),
+            players: table.seats,
         },
         outcome,
         knocker,
+        opponent,
         knock_limit: table.knock_limit,
         upcard: table.upcard,
         stock: table.stock.len() as u32,
@@ -213,32 +310,37 @@ fn hand_info<'a>(
     }
 }
 
-/// The `score_hand` hook's decision, checked against the table when it is not the default.
-fn decide(end: &Ending, info: &HandInfo) -> Result<HandScore, StepError> {
+/// The `score_hand` hook's decision, checked against the seats it is between when it is not
+/// the default.
+fn decide(end: &Ending, info: &HandInfo, between: &[Seat]) -> Result<HandScore, StepError> {
     let decision = end.hooks.score_hand(info)?;
     if decision != info.default {
-        check_hand_score(&decision, info.seating.players)
-            .map_err(|m| hook_refused("score_hand", m))?;
+        check_hand_score(&decision, between).map_err(|m| hook_refused("score_hand", m))?;
     }
     Ok(decision)
+}
+
+/// The points `decision` scores (the multiplier applied) and the parts that show them.
+fn scored(decision: &HandScore) -> Result<(i64, Vec<ScorePart>), Overflow> {
+    if decision.winner.is_none() {
+        return Ok((0, Vec::new()));
+    }
+    let total = decision
+        .base()
+        .checked_mul(i64::from(decision.multiplier))
+        .filter(|&p| u32::try_from(p).is_ok())
+        .ok_or(Overflow("the hand's score"))?;
+    Ok((total, decision.shown_parts()))
 }
 
 /// The hand's result as `decision` scores it: the winner's points are the sum of the parts shown.
 fn result_of(end: &Ending, decision: &HandScore, outcome: Outcome) -> Result<HandResult, Overflow> {
     let seats = end.rules.seats;
     let mut points = BySeat::filled(seats, 0);
-    let parts = match decision.winner {
-        Some(w) => {
-            let total = decision
-                .base()
-                .checked_mul(i64::from(decision.multiplier))
-                .filter(|&p| u32::try_from(p).is_ok())
-                .ok_or(Overflow("the hand's score"))?;
-            points[w] = total;
-            decision.shown_parts()
-        }
-        None => Vec::new(),
-    };
+    let (total, parts) = scored(decision)?;
+    if let Some(w) = decision.winner {
+        points[w] = total;
+    }
     Ok(HandResult {
         game: end.game,
         table: end.table_no,
@@ -247,7 +349,9 @@ fn result_of(end: &Ending, decision: &HandScore, outcome: Outcome) -> Result<Han
         points,
         deadwood: BySeat::filled(seats, 0),
         melds: BySeat::filled(seats, Vec::new()),
+        deadwood_cards: BySeat::filled(seats, Vec::new()),
         laid_off: Vec::new(),
+        against: Vec::new(),
         multiplier: decision.multiplier,
         parts,
         boxes: decision.boxes,
@@ -256,32 +360,66 @@ fn result_of(end: &Ending, decision: &HandScore, outcome: Outcome) -> Result<Han
 
 /// The results of the tables that are over, as hooks see them.
 pub(crate) fn table_results(tables: &[Table]) -> Vec<TableResult> {
-    tables
-        .iter()
-        .filter_map(|t| match &t.phase {
-            Phase::Over { result } => Some(table_result(t, result)),
-            _ => None,
-        })
-        .collect()
+    let mut results = Vec::with_capacity(tables.len());
+    for t in tables {
+        if let Phase::Over { result } = &t.phase {
+            table_result(t, result, &mut results);
+        }
+    }
+    results
 }
 
-/// `result` of the hand at `table`, as hooks see it.
-fn table_result(table: &Table, result: &HandResult) -> TableResult {
-    TableResult {
-        table: result.table,
-        seating: TableSeating {
-            dealer: table.dealer,
-            players: table.seats.into_array(),
-        },
-        outcome: result.outcome,
-        winner: result.winner,
-        points: result
+/// `result` of the hand at `table`, as hooks see it: one result, or at a table of three or four
+/// one per opponent of the knocker.
+fn table_result(table: &Table, result: &HandResult, out: &mut Vec<TableResult>) {
+    let seating = TableSeating {
+        dealer: table.dealer,
+        players: table.seats,
+    };
+    let points = |p: i64| u32::try_from(p).unwrap_or(u32::MAX);
+    if result.against.is_empty() {
+        let loser = result
             .winner
-            .and_then(|w| result.points.get(w))
-            .map_or(0, |&p| u32::try_from(p).unwrap_or(u32::MAX)),
-        multiplier: result.multiplier,
-        parts: result.parts.clone(),
-        boxes: result.boxes,
+            .and_then(|w| table.seats.iter().copied().find(|&s| s != w));
+        out.push(TableResult {
+            table: result.table,
+            seating,
+            outcome: result.outcome,
+            winner: result.winner,
+            loser,
+            points: result
+                .winner
+                .and_then(|w| result.points.get(w))
+                .map_or(0, |&p| points(p)),
+            multiplier: result.multiplier,
+            parts: result.parts.clone(),
+            boxes: result.boxes,
+        });
+        return;
+    }
+    // The knocker is the one player no score is against.
+    let knocker = table
+        .seats
+        .iter()
+        .copied()
+        .find(|&s| result.against.iter().all(|a| a.seat != s));
+    for a in &result.against {
+        let loser = match a.winner {
+            Some(w) if w == a.seat => knocker,
+            Some(_) => Some(a.seat),
+            None => None,
+        };
+        out.push(TableResult {
+            table: result.table,
+            seating,
+            outcome: a.outcome,
+            winner: a.winner,
+            loser,
+            points: points(a.points),
+            multiplier: result.multiplier,
+            parts: a.parts.clone(),
+            boxes: a.boxes,
+        });
     }
 }
 
@@ -301,14 +439,17 @@ pub(crate) fn enter_last_result(
     t: TableNo,
     result: &HandResult,
 ) -> Result<Entered, StepError> {
-    let results: Vec<TableResult> = TableNo::all(state.tables.len())
-        .zip(&state.tables)
-        .filter_map(|(n, table)| match &table.phase {
-            _ if n == t => Some(table_result(table, result)),
-            Phase::Over { result } => Some(table_result(table, result)),
-            _ => None,
-        })
-        .collect();
+    let results: Vec<TableResult> = TableNo::all(state.tables.len()).zip(&state.tables).fold(
+        Vec::new(),
+        |mut out, (n, table)| {
+            match &table.phase {
+                _ if n == t => table_result(table, result, &mut out),
+                Phase::Over { result } => table_result(table, result, &mut out),
+                _ => {}
+            }
+            out
+        },
+    );
     enter_deal(
         rules,
         hooks,
@@ -365,6 +506,9 @@ pub(crate) fn enter_deal(
     check_entries(&entries, &record.layout, &record.games)
         .map_err(|m| hook_refused("record_result", m))?;
     let mut record = record.clone();
+    // A hand is won once by a side, though at a table of three or four it scores against
+    // several opponents (an entry each).
+    let mut won: Vec<(usize, usize)> = Vec::new();
     for e in &entries {
         let game = &mut record.games[usize::from(e.game)];
         let side = e.side.index();
@@ -375,7 +519,8 @@ pub(crate) fn enter_deal(
         game.boxes[side] = game.boxes[side]
             .checked_add(e.boxes)
             .ok_or(Overflow("a count of boxes"))?;
-        if e.points > 0 {
+        if e.points > 0 && !won.contains(&(usize::from(e.game), side)) {
+            won.push((usize::from(e.game), side));
             game.hands_won[side] = game.hands_won[side]
                 .checked_add(1)
                 .ok_or(Overflow("a count of hands won"))?;

@@ -62,7 +62,7 @@ impl NewGame {
 pub(crate) fn deal_first(
     rules: &Ruleset,
     hooks: &dyn Hooks,
-    game: NewGame,
+    mut game: NewGame,
 ) -> Result<(State, Vec<Event>), DealError> {
     let seats = rules.seats;
     let dealer = match game.dealer {
@@ -84,8 +84,9 @@ pub(crate) fn deal_first(
                 given: game.decks.len(),
             });
         }
-        for deck in &game.decks {
-            check_deck(deck)?;
+        for deck in &mut game.decks {
+            crate::cards::read_jokers(deck);
+            check_deck(deck, rules.jokers)?;
         }
     }
     let mut state = State {

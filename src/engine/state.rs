@@ -21,7 +21,7 @@ use super::outcome::Outcome;
 use super::pile::Pile;
 
 /// Bumped whenever the serialised shape of `State` changes.
-pub const STATE_VERSION: u32 = 5;
+pub const STATE_VERSION: u32 = 6;
 
 /// A whole game, plain: everything needed to continue it (the stock order and both hands
 /// included, so it is for trusted backends; a server with a secret seals it).
@@ -65,20 +65,22 @@ pub struct State {
     pub log: Option<Log>,
 }
 
-/// One hand in play: two players (by role), the cards and the phase.
+/// One hand in play: 2 to 4 players (by position in turn order), the cards and the phase.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Table {
     /// Who dealt this table (who may sit the hand out).
     #[schema(value_type = u8)]
     pub dealer: Seat,
-    /// The two players: `[first to act, dealer's role]`.
-    #[schema(value_type = [u8; 2])]
+    /// The players in turn order, from the dealer's left: the first to act first, the dealer's
+    /// role last (2 to 4).
+    #[schema(value_type = Vec<u8>)]
     pub seats: ByRole<Seat>,
-    /// Each player's cards, by role.
-    #[schema(value_type = [CardSet; 2])]
+    /// Each player's cards, in the order of `seats`.
+    #[schema(value_type = Vec<CardSet>)]
     pub hands: ByRole<CardSet>,
-    /// Cards each player took from the discard pile and still holds (everyone saw them).
-    #[schema(value_type = [CardSet; 2])]
+    /// Cards each player took from the discard pile and still holds (everyone saw them), in the
+    /// order of `seats`.
+    #[schema(value_type = Vec<CardSet>)]
     pub taken: ByRole<CardSet>,
     /// The stock, top card (the next drawn) first.
     pub stock: Pile,
@@ -106,13 +108,18 @@ impl Table {
         self.seats.find(|&s| s == seat)
     }
 
+    /// The seat after `role` in turn order.
+    pub fn seat_after(&self, role: Role) -> Seat {
+        self.seats[self.seats.next(role)]
+    }
+
     /// The seat expected to act at this table, if any.
     pub fn to_act(&self) -> Option<Seat> {
         match &self.phase {
             Phase::UpcardOffer { seat, .. }
             | Phase::Draw { seat, .. }
             | Phase::Discard { seat, .. }
-            | Phase::LastDiscard { seat }
+            | Phase::LastDiscard { seat, .. }
             | Phase::LayOff { seat, .. } => Some(*seat),
             Phase::Over { .. } => None,
         }
@@ -123,7 +130,8 @@ impl Table {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "name", rename_all = "snake_case")]
 pub enum Phase {
-    /// The first turn: `seat` may take the upcard or pass; `passes` players have passed.
+    /// The first turn: `seat` may take the upcard or pass; `passes` players have passed. The
+    /// upcard goes round the table from the dealer's left.
     UpcardOffer {
         /// The seat offered the upcard.
         #[schema(value_type = u8)]
@@ -131,12 +139,12 @@ pub enum Phase {
         /// How many players have passed it so far.
         passes: u8,
     },
-    /// `seat` draws; after both players passed the upcard, from the stock only.
+    /// `seat` draws; after every player passed the upcard, from the stock only.
     Draw {
         /// The seat to draw.
         #[schema(value_type = u8)]
         seat: Seat,
-        /// Both players passed the upcard: this first draw is from the stock.
+        /// Every player passed the upcard: this first draw is from the stock.
         #[serde(default)]
         stock_only: bool,
     },
@@ -152,15 +160,20 @@ pub enum Phase {
         #[serde(default)]
         must_go_out: bool,
     },
-    /// The stock is down to its reserve: `seat` may take the last discard only to go out, or pass.
+    /// The stock is down to its reserve: `seat` may take the last discard only to go out, or
+    /// pass; at a table of three or four it goes round the players after the discarder.
     LastDiscard {
         /// The seat that may take the last discard to go out, or pass.
         #[schema(value_type = u8)]
         seat: Seat,
+        /// How many players have passed it so far.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        passes: u8,
     },
-    /// The defender (`seat`) lays off onto the knocker's melds.
+    /// A defender (`seat`) lays off onto the knocker's melds; at a table of three or four each
+    /// opponent does in turn order from the knocker's left.
     LayOff {
-        /// The defender.
+        /// The defender to lay off now.
         #[schema(value_type = u8)]
         seat: Seat,
         /// The knock being answered.
@@ -173,7 +186,7 @@ pub enum Phase {
     },
 }
 
-/// A knock (or gin, where lay-offs after gin are played) waiting for the defender.
+/// A knock (or gin, where lay-offs after gin are played) waiting for the defenders.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Knock {
     /// The seat that knocked (or went gin).
@@ -185,6 +198,67 @@ pub struct Knock {
     pub deadwood: u32,
     /// `knock` or `gin` (before any undercut is known).
     pub outcome: Outcome,
+    /// What the defenders who already laid off laid off, in turn order (at a table of three or
+    /// four; the next defender may lay off onto these cards too).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub laid_off: Vec<SeatLayOffs>,
+}
+
+impl Knock {
+    /// The cards `seat` laid off (none unless it is a defender who already did).
+    pub fn laid_by(&self, seat: Seat) -> CardSet {
+        self.laid_off
+            .iter()
+            .filter(|l| l.seat == seat)
+            .flat_map(|l| l.cards.iter().map(|c| c.card))
+            .collect()
+    }
+
+    /// The knocker's melds with every card laid off so far.
+    pub fn melds_now(&self) -> Vec<CardSet> {
+        let mut melds = self.melds.clone();
+        for l in self.laid_off.iter().flat_map(|s| &s.cards) {
+            if let Some(m) = melds.get_mut(l.onto) {
+                m.insert(l.card);
+            }
+        }
+        melds
+    }
+}
+
+/// The cards one defender laid off, and onto which of the knocker's melds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct SeatLayOffs {
+    /// The defender.
+    #[schema(value_type = u8)]
+    pub seat: Seat,
+    /// The cards laid off, each with the index of the knocker's meld it went onto.
+    pub cards: Vec<LayOff>,
+}
+
+/// At a table of three or four: how the hand scored between the knocker and one opponent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct OpponentScore {
+    /// The opponent.
+    #[schema(value_type = u8)]
+    pub seat: Seat,
+    /// `gin`, `big_gin`, `knock` (the knocker scores), `undercut` (the opponent scores) or
+    /// `wash`.
+    pub outcome: Outcome,
+    /// Who scored between the two; absent for a wash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<u8>)]
+    pub winner: Option<Seat>,
+    /// The points the winner scored against this opponent (multiplier included).
+    pub points: i64,
+    /// Those points as named parts; they sum to `points`.
+    pub parts: Vec<ScorePart>,
+    /// The boxes the winner counts for it.
+    pub boxes: u32,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// The result of one hand at one table.
@@ -195,9 +269,12 @@ pub struct HandResult {
     /// The table the hand was played at (0 but in the four-player form).
     #[schema(value_type = u8)]
     pub table: TableNo,
-    /// How the hand ended: gin, big_gin, knock, undercut, wash or dead.
+    /// How the hand ended: gin, big_gin, knock, undercut, wash or dead. At a table of three or
+    /// four, how it ended for the `winner` (each opponent's outcome is in `against`); wash when
+    /// nobody scored.
     pub outcome: Outcome,
-    /// The seat that scored; absent for a dead hand.
+    /// The seat that scored (at a table of three or four, the seat that scored most, the
+    /// knocker on a tie); absent for a dead hand.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<u8>)]
     pub winner: Option<Seat>,
@@ -210,12 +287,21 @@ pub struct HandResult {
     /// The melds each seat showed.
     #[schema(value_type = Vec<Vec<Vec<Card>>>)]
     pub melds: BySeat<Vec<Vec<Card>>>,
-    /// The cards the defender laid off, and onto which of the knocker's melds.
+    /// The cards each seat showed outside its melds (each defender's after laying off): every
+    /// hand is face up once it is over. Empty for a seat not at the table, and for a dead hand.
+    #[schema(value_type = Vec<Vec<Card>>)]
+    pub deadwood_cards: BySeat<Vec<Card>>,
+    /// The cards the defenders laid off, in turn order, and onto which of the knocker's melds.
     pub laid_off: Vec<LayOff>,
+    /// At a table of three or four, how the hand scored against each opponent of the knocker,
+    /// in turn order from the knocker's left (absent at a table of two).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub against: Vec<OpponentScore>,
     /// What the hand's points were multiplied by (Oklahoma's spade upcard: 2).
     pub multiplier: u32,
     /// The winner's points as named parts (`base`, `gin bonus`, a hook's bonus, the points a
-    /// multiplier added); they sum to the winner's points. Empty when nobody scored.
+    /// multiplier added); they sum to the winner's points. Empty when nobody scored. At a table
+    /// of three or four each opponent's parts are in `against`.
     pub parts: Vec<ScorePart>,
     /// The boxes the winner counts (one per hand won unless a hook says otherwise).
     pub boxes: u32,

@@ -17,7 +17,7 @@ use super::identity::GameRef;
 use super::outcome::Outcome;
 use super::play_rules::{self, AfterDiscard};
 use super::score;
-use super::state::{HandResult, Knock, MatchRecord, Phase, State, Table};
+use super::state::{HandResult, Knock, MatchRecord, Phase, SeatLayOffs, State, Table};
 
 /// The state after `action` and what it did. On error `state` is untouched and still playable.
 pub(crate) fn step(
@@ -240,7 +240,14 @@ pub(crate) fn check(
 ) -> Result<Checked, StepError> {
     let rules = ctx.rules;
     let r = table.role(seat).ok_or(IllegalAction::SittingOut(seat))?;
-    let other = table.seats[r.other()];
+    let taken = match table.phase {
+        Phase::Discard { taken, .. } => taken,
+        _ => None,
+    };
+    let resolved = kind.resolve_jokers(table.hands[r], taken);
+    let kind = resolved.as_ref().unwrap_or(kind);
+    let other = table.seat_after(r);
+    let players = table.seats.len();
     let taking = |card, must_go_out| Phase::Discard {
         seat,
         taken: Some(card),
@@ -252,14 +259,15 @@ pub(crate) fn check(
             Checked::new(r, Change::TookUpcard(card), taking(card, false))
         }
         (Phase::UpcardOffer { passes, .. }, ActionKind::Pass) => {
-            let next = if *passes == 0 {
+            let passes = passes.saturating_add(1);
+            let next = if usize::from(passes) < players {
                 Phase::UpcardOffer {
                     seat: other,
-                    passes: 1,
+                    passes,
                 }
             } else {
                 Phase::Draw {
-                    seat: table.seats[Role::First],
+                    seat: table.seats[Role::FIRST],
                     stock_only: true,
                 }
             };
@@ -315,11 +323,19 @@ pub(crate) fn check(
             }
             Checked::new(r, pile_draw(card), taking(card, true))
         }
-        (Phase::LastDiscard { .. }, ActionKind::Pass) => Checked::new(
-            r,
-            Change::Passed,
-            over(score::dead_result(&ctx.ending(), table)?),
-        ),
+        (Phase::LastDiscard { passes, .. }, ActionKind::Pass) => {
+            let passes = passes.saturating_add(1);
+            // Every player but the discarder may take it in turn.
+            let next = if usize::from(passes) + 1 < players {
+                Phase::LastDiscard {
+                    seat: other,
+                    passes,
+                }
+            } else {
+                over(score::dead_result(&ctx.ending(), table)?)
+            };
+            Checked::new(r, Change::Passed, next)
+        }
         (
             Phase::LastDiscard { .. },
             ActionKind::Draw {
@@ -341,7 +357,10 @@ pub(crate) fn check(
             // The stock decides what follows, and a discard leaves it as it is.
             let next = match play_rules::after_discard(rules, table) {
                 AfterDiscard::Dead => over(score::dead_result(&ctx.ending(), table)?),
-                AfterDiscard::LastDiscard => Phase::LastDiscard { seat: other },
+                AfterDiscard::LastDiscard => Phase::LastDiscard {
+                    seat: other,
+                    passes: 0,
+                },
                 AfterDiscard::Draw => Phase::Draw {
                     seat: other,
                     stock_only: false,
@@ -399,28 +418,50 @@ pub(crate) fn check(
         (Phase::LayOff { knock, .. }, ActionKind::LayOff { cards }) => {
             let pairs: Vec<(Card, Option<usize>)> =
                 cards.iter().map(|c| (c.card, c.onto)).collect();
-            let plan = melds::apply_lay_offs(&rules.melds, &knock.melds, table.hands[r], &pairs)
-                .map_err(IllegalAction::from)?;
+            let plan =
+                melds::apply_lay_offs(&rules.melds, &knock.melds_now(), table.hands[r], &pairs)
+                    .map_err(IllegalAction::from)?;
             let laid = Event::LaidOff {
                 table: ctx.table,
                 seat,
                 cards: plan.lay_offs.clone(),
                 melds: meld_lists(&rules.melds, &plan.own.melds),
+                wilds: melds::stand_ins(&rules.melds, &plan.own.melds),
+                onto_wilds: melds::stand_ins(&rules.melds, &plan.extended),
                 deadwood: plan.own.deadwood,
             };
-            let result = score::hand_result(
-                &ctx.ending(),
-                table,
-                score::WentOut {
-                    knocker: r.other(),
-                    knock,
-                    knocker_cards: table.hands[r.other()],
-                    defender: &plan.own,
-                    defender_cards: table.hands[r],
-                    laid_off: plan.lay_offs,
-                },
-            )?;
-            Checked::new(r, Change::LaidOff(Box::new(laid)), over(result))
+            let knocker = table
+                .role(knock.knocker)
+                .ok_or(IllegalAction::SittingOut(knock.knocker))?;
+            let this = score::Defender {
+                role: r,
+                own: plan.own,
+                cards: table.hands[r],
+                laid_off: plan.lay_offs,
+            };
+            let next = if other == knock.knocker {
+                let mut defenders = defenders_before(rules, table, knock);
+                defenders.push(this);
+                let result = score::hand_result(
+                    &ctx.ending(),
+                    table,
+                    score::WentOut {
+                        knocker,
+                        knock,
+                        knocker_cards: table.hands[knocker],
+                        defenders,
+                    },
+                )?;
+                over(result)
+            } else {
+                let mut knock = knock.clone();
+                knock.laid_off.push(SeatLayOffs {
+                    seat,
+                    cards: this.laid_off,
+                });
+                Phase::LayOff { seat: other, knock }
+            };
+            Checked::new(r, Change::LaidOff(Box::new(laid)), next)
         }
         (Phase::LayOff { .. }, _) => Err(IllegalAction::MustLayOff.into()),
         (Phase::Over { .. }, _) => Err(IllegalAction::HandIsOver.into()),
@@ -465,8 +506,8 @@ fn commit(
     match checked.change {
         Change::TookUpcard(card) => {
             table.discard.pop();
-            table.hands[r].insert(card);
-            table.taken[r].insert(card);
+            let held = table.hands[r].put(card);
+            table.taken[r].put(held);
             table.turns = table.turns.saturating_add(1);
             events.push(Event::TookUpcard {
                 table: t,
@@ -489,14 +530,14 @@ fn commit(
                     cards: new.cards,
                 });
             }
+            let held = table.hands[r].put(card);
             match from {
                 Source::Stock => table.stock.pop(),
                 Source::Discard => {
-                    table.taken[r].insert(card);
+                    table.taken[r].put(held);
                     table.discard.pop()
                 }
             };
-            table.hands[r].insert(card);
             table.turns = table.turns.saturating_add(1);
             events.push(Event::Drew {
                 table: t,
@@ -529,7 +570,18 @@ fn commit(
 
 fn discard(table: &mut Table, r: Role, card: Card) {
     table.hands[r].remove(card);
-    table.taken[r].remove(card);
+    if card.is_joker() {
+        // The jokers are alike: what is known is how many of those held were taken from the
+        // pile, and both sets name their jokers from the first.
+        let hand = table.hands[r].jokers_first();
+        let held = hand.intersect(CardSet::JOKERS).len() as usize;
+        let taken = table.taken[r];
+        let known = taken.intersect(CardSet::JOKERS).iter().take(held).collect();
+        table.hands[r] = hand;
+        table.taken[r] = taken.minus(CardSet::JOKERS).union(known).jokers_first();
+    } else {
+        table.taken[r].remove(card);
+    }
     table.discard.push(card);
 }
 
@@ -573,12 +625,14 @@ fn go_out(
     let rules = ctx.rules;
     let seat = table.seats[r];
     let melds = meld_lists(&rules.melds, &arrangement.melds);
+    let wilds = melds::stand_ins(&rules.melds, &arrangement.melds);
     let shown = match (outcome, discard) {
         (Outcome::Knock, Some(discard)) => Event::Knocked {
             table: ctx.table,
             seat,
             discard,
             melds,
+            wilds,
             deadwood: arrangement.deadwood,
         },
         _ => Event::WentGin {
@@ -586,6 +640,7 @@ fn go_out(
             seat,
             discard,
             melds,
+            wilds,
             big_gin: outcome == Outcome::BigGin,
         },
     };
@@ -594,14 +649,24 @@ fn go_out(
         melds: arrangement.melds,
         deadwood: arrangement.deadwood,
         outcome,
+        laid_off: Vec::new(),
     };
     let next = if play_rules::lays_off(rules, outcome) {
         Phase::LayOff {
-            seat: table.seats[r.other()],
+            seat: table.seat_after(r),
             knock,
         }
     } else {
-        let own = melds::best_arrangement(&rules.melds, table.hands[r.other()]);
+        let defenders = table
+            .seats
+            .after(r)
+            .map(|d| score::Defender {
+                role: d,
+                own: melds::best_arrangement(&rules.melds, table.hands[d]),
+                cards: table.hands[d],
+                laid_off: Vec::new(),
+            })
+            .collect();
         let result = score::hand_result(
             &ctx.ending(),
             table,
@@ -609,9 +674,7 @@ fn go_out(
                 knocker: r,
                 knock: &knock,
                 knocker_cards: discard.map_or(table.hands[r], |d| table.hands[r].without(d)),
-                defender: &own,
-                defender_cards: table.hands[r.other()],
-                laid_off: Vec::new(),
+                defenders,
             },
         )?;
         over(result)
@@ -621,4 +684,24 @@ fn go_out(
         shown: Box::new(shown),
     };
     Checked::new(r, change, next)
+}
+
+/// The defenders who laid off before the one laying off now, as scoring reads them: what they
+/// kept, arranged with least deadwood.
+fn defenders_before(rules: &Ruleset, table: &Table, knock: &Knock) -> Vec<score::Defender> {
+    knock
+        .laid_off
+        .iter()
+        .filter_map(|l| {
+            let role = table.role(l.seat)?;
+            let cards = table.hands[role];
+            let laid: CardSet = l.cards.iter().map(|c| c.card).collect();
+            Some(score::Defender {
+                role,
+                own: melds::best_arrangement(&rules.melds, cards.minus(laid)),
+                cards,
+                laid_off: l.cards.clone(),
+            })
+        })
+        .collect()
 }

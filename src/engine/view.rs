@@ -10,7 +10,7 @@ use crate::seat::{Seat, TableNo};
 
 use super::action::Action;
 use super::legal::legal_actions;
-use super::state::{HandResult, Phase, Scores, State, Table};
+use super::state::{HandResult, Phase, Scores, SeatLayOffs, State, Table};
 
 /// What one seat may see: its own hand, the public cards and the scores, never the stock order
 /// or another player's unseen cards.
@@ -51,7 +51,8 @@ pub struct SeatView {
     pub knock_limit: Option<u8>,
     /// What every score of this hand is multiplied by.
     pub multiplier: u32,
-    /// The other players at this seat's table, as this seat sees them.
+    /// The other players at this seat's table, as this seat sees them, in turn order from this
+    /// seat's left (from the first to act when this seat sits out).
     pub players: Vec<PlayerView>,
     /// The knocker's melds while the defender lays off.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,16 +78,24 @@ pub struct PlayerView {
     pub known_cards: Vec<Card>,
 }
 
-/// The knocker's melds shown to the defender.
+/// The knocker's melds shown to the defenders.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct KnockView {
     /// The seat that knocked.
     #[schema(value_type = u8)]
     pub knocker: Seat,
-    /// The knocker's melds, onto which the defender may lay off (`onto` indexes them).
+    /// The knocker's melds with the cards laid off so far, onto which the defender to act may
+    /// lay off (`onto` indexes them).
     pub melds: Vec<Vec<Card>>,
+    /// What each wild card in `melds` stands for (left out when none is wild).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wilds: Vec<melds::StandIn>,
     /// The knocker's deadwood.
     pub deadwood: u32,
+    /// At a table of three or four, what each defender who already laid off laid off, in turn
+    /// order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub laid_off: Vec<SeatLayOffs>,
 }
 
 fn phase_name(phase: &Phase) -> &'static str {
@@ -160,12 +169,19 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
     });
     let table: &Table = state.tables.get(t.index())?;
     let role = table.role(seat);
-    let hand = role.map(|r| table.hands[r]).unwrap_or_default();
+    // What a player holds: while others lay off, less what it laid off already.
+    let held = |r: Role| match &table.phase {
+        Phase::LayOff { knock, .. } => table.hands[r].minus(knock.laid_by(table.seats[r])),
+        _ => table.hands[r],
+    };
+    let hand = role.map(held).unwrap_or_default();
     let knock = match &table.phase {
         Phase::LayOff { knock, .. } => Some(KnockView {
             knocker: knock.knocker,
-            melds: melds::meld_lists(&rules.melds, &knock.melds),
+            melds: melds::meld_lists(&rules.melds, &knock.melds_now()),
+            wilds: melds::stand_ins(&rules.melds, &knock.melds_now()),
             deadwood: knock.deadwood,
+            laid_off: knock.laid_off.clone(),
         }),
         _ => None,
     };
@@ -173,6 +189,9 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
         Phase::Over { result } => Some(result.as_ref().clone()),
         _ => None,
     };
+    // The others in turn order from this seat's left; a seat sitting out sees them from the
+    // first to act.
+    let from = role.unwrap_or(table.seats.dealer_role());
     Some(SeatView {
         seat,
         sitting_out: role.is_none(),
@@ -189,12 +208,14 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
         stock_count: table.stock.len(),
         knock_limit: table.knock_limit,
         multiplier: table.multiplier,
-        players: Role::ALL
-            .into_iter()
+        players: table
+            .seats
+            .after(from)
+            .chain(std::iter::once(from))
             .filter(|&r| Some(r) != role)
             .map(|r| PlayerView {
                 seat: table.seats[r],
-                hand_size: table.hands[r].len(),
+                hand_size: held(r).len(),
                 known_cards: table.taken[r].to_vec(),
             })
             .collect(),

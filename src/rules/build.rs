@@ -1,7 +1,8 @@
 //! Checking every value of a ruleset with its options applied, naming the field, and building
 //! the core [`Ruleset`] the engine reads.
 
-use crate::ruleset::{MatchRules, MeldRules, Ruleset, Target};
+use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::ruleset::{MatchRules, MeldRules, Ruleset, Target, Wilds};
 
 use super::base::{Base, OptionEntry};
 use super::error::{ErrorKind, RulesetError, at, in_file};
@@ -98,6 +99,12 @@ pub(crate) fn build_ruleset(
             "`melds.wrap` needs `melds.ace: both`: a run can only go round the corner when the ace is high and low".into(),
         );
     }
+    let jokers = c.int(&s.deck.jokers, &fields::JOKERS, i64::from(d.jokers)) as u8;
+    let joker_value = match s.deck.values.as_ref().map(|v| &v.joker) {
+        Some(v) => c.int_at(v, &fields::CARD_VALUE, "deck.values.joker", 25),
+        None => 25,
+    } as u8;
+    let wilds = wilds(&mut c, m, jokers, joker_value, set_min.min(run_min));
     let melds = MeldRules {
         set_min,
         set_max,
@@ -105,31 +112,69 @@ pub(crate) fn build_ruleset(
         ace,
         wrap,
         values,
+        wilds,
     };
 
+    let table_players = c.int(
+        &s.deal.players,
+        &fields::TABLE_PLAYERS,
+        i64::from(d.table_players),
+    ) as u8;
+    if table_players > seats {
+        c.err(
+            &s.deal.players,
+            ErrorKind::Conflict,
+            fields::TABLE_PLAYERS.key,
+            format!("`deal.players` ({table_players}) is more than the game's {seats} seats"),
+        );
+    }
     let hand_size = c.int(
         &s.deal.hand_size,
         &fields::HAND_SIZE,
         i64::from(d.hand_size),
+    ) as u8;
+    let hand_size_three = c.int(
+        &s.deal.hand_size_three,
+        &fields::HAND_SIZE_THREE,
+        i64::from(d.hand_size_three),
+    ) as u8;
+    let hand_size_four = c.int(
+        &s.deal.hand_size_four,
+        &fields::HAND_SIZE_FOUR,
+        i64::from(d.hand_size_four),
     ) as u8;
     let reserve = c.int(
         &s.stock.reserve,
         &fields::RESERVE,
         i64::from(d.stock_reserve),
     ) as u8;
-    let used = 2 * u32::from(hand_size) + 1 + u32::from(reserve);
-    if used >= 52 {
-        c.err(
-            &s.stock.reserve,
-            ErrorKind::Conflict,
-            fields::RESERVE.key,
-            format!(
-                "two hands of {hand_size}, the upcard and a stock reserve of {reserve} take {used} of the 52 cards: the stock would have none to draw"
-            ),
-        );
+    let deck = 52 + u32::from(jokers);
+    for (players, size, words) in [
+        (2, hand_size, "two"),
+        (3, hand_size_three, "three"),
+        (4, hand_size_four, "four"),
+    ] {
+        let used = players * u32::from(size) + 1 + u32::from(reserve);
+        if used >= deck {
+            c.err(
+                &s.stock.reserve,
+                ErrorKind::Conflict,
+                fields::RESERVE.key,
+                format!(
+                    "{words} hands of {size}, the upcard and a stock reserve of {reserve} take {used} of the {deck} cards: the stock would have none to draw"
+                ),
+            );
+        }
     }
+    let table_hand_size = match table_players {
+        3 => hand_size_three,
+        4 => hand_size_four,
+        _ => hand_size,
+    };
 
-    let max_deadwood = melds.max_deadwood(usize::from(hand_size)).min(255);
+    let max_deadwood = melds
+        .max_deadwood(usize::from(table_hand_size), jokers)
+        .min(255);
     let knocking = c.val(&s.knocking.allowed, d.knock_limit.is_some());
     let limit = c.int(
         &s.knocking.knock_limit,
@@ -297,11 +342,15 @@ pub(crate) fn build_ruleset(
 
     if c.errors.is_empty() {
         Ok(Ruleset {
+            jokers,
             id: base.id.clone(),
             name: base.name.clone(),
             summary: base.summary.clone(),
             seats,
+            table_players,
             hand_size,
+            hand_size_three,
+            hand_size_four,
             melds,
             upcard_offer: c.val(&s.turns.upcard_offer, d.upcard_offer),
             knock_limit,
@@ -363,6 +412,96 @@ fn written_in<'a, T>(value: &'a Option<Loc<T>>, file: &str) -> Option<&'a Loc<T>
     value
         .as_ref()
         .filter(|l| l.file.as_deref().is_none_or(|f| f == file))
+}
+
+/// The wild cards of `melds.wild` (each `jokers` or a rank), checked against the deck.
+fn wilds(
+    c: &mut Checker,
+    m: &super::spec::MeldsSpec,
+    jokers: u8,
+    joker: u8,
+    smallest_meld: u8,
+) -> Option<Wilds> {
+    let min_natural = c.int(&m.min_natural, &fields::MIN_NATURAL, 1) as u8;
+    if min_natural > smallest_meld {
+        c.err(
+            &m.min_natural,
+            ErrorKind::Conflict,
+            fields::MIN_NATURAL.key,
+            format!(
+                "`melds.min_natural` ({min_natural}) is more than the smallest meld ({smallest_meld} cards): melds of natural cards alone would not count"
+            ),
+        );
+    }
+    let mut cards = CardSet::EMPTY;
+    let listed = m.wild.as_ref().map_or(&[][..], |l| &l.value[..]);
+    for word in listed {
+        let bits = if word == "jokers" {
+            if jokers == 0 {
+                c.err(
+                    &m.wild,
+                    ErrorKind::Conflict,
+                    "melds.wild",
+                    "`melds.wild` lists `jokers`, but the deck has none: set `deck.jokers`".into(),
+                );
+            }
+            CardSet::JOKERS
+        } else {
+            let rank = match word.as_str() {
+                "10" => Some(Rank::Ten),
+                w if w.len() == 1 => w.chars().next().and_then(Rank::from_char),
+                _ => None,
+            };
+            match rank {
+                Some(r) => Suit::ALL.into_iter().map(|s| Card::new(r, s)).collect(),
+                None => {
+                    c.err(
+                        &m.wild,
+                        ErrorKind::OutOfRange,
+                        "melds.wild",
+                        format!(
+                            "`melds.wild` lists {:?}: write `jokers` or a rank (A, 2 to 9, T or 10, J, Q, K)",
+                            super::echo::shown(word)
+                        ),
+                    );
+                    CardSet::EMPTY
+                }
+            }
+        };
+        if !cards.is_disjoint(bits) {
+            c.err(
+                &m.wild,
+                ErrorKind::Conflict,
+                "melds.wild",
+                format!("`melds.wild` lists {:?} twice", super::echo::shown(word)),
+            );
+        }
+        cards = cards.union(bits);
+    }
+    if jokers > 0 && !cards.contains(Card::JOKERS[0]) {
+        c.err(
+            &m.wild,
+            ErrorKind::Conflict,
+            "deck.jokers",
+            "the deck has jokers but `melds.wild` does not list `jokers`: a joker that is not wild could never meld".into(),
+        );
+    }
+    if cards.is_empty() {
+        if m.min_natural.is_some() {
+            c.err(
+                &m.min_natural,
+                ErrorKind::Conflict,
+                fields::MIN_NATURAL.key,
+                "`melds.min_natural` needs wild cards (`melds.wild`)".into(),
+            );
+        }
+        return None;
+    }
+    Some(Wilds {
+        cards,
+        min_natural,
+        joker,
+    })
 }
 
 #[cfg(test)]

@@ -18,6 +18,14 @@ pub(super) const BUILTIN_YAML: &[(&str, &str)] = &[
         "rulesets/four-player.yaml",
         include_str!("../../rulesets/four-player.yaml"),
     ),
+    (
+        "rulesets/oklahoma-three.yaml",
+        include_str!("../../rulesets/oklahoma-three.yaml"),
+    ),
+    (
+        "rulesets/oklahoma-four.yaml",
+        include_str!("../../rulesets/oklahoma-four.yaml"),
+    ),
 ];
 
 /// `(file name, text)` of each script the built-ins bind.

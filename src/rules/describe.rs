@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::cards::{Card, Rank, Suit};
 use crate::ruleset::{AceRank, AfterWash, NextDealer, Ruleset, StockEnd, Tie};
 
 use super::fields::{self, count_words};
@@ -78,7 +79,13 @@ fn hand_ends(v: &Variant) -> String {
         "A player goes gin".to_string()
     };
     if r.big_gin_bonus.is_some() {
-        s.push_str(" (or big gin: all eleven cards melded, going out without a discard)");
+        let held = match r.hand_size_at(usize::from(r.table_players)) + 1 {
+            11 => "eleven".to_string(),
+            n => fields::count_words(n.into()),
+        };
+        s.push_str(&format!(
+            " (or big gin: all {held} cards melded, going out without a discard)"
+        ));
     }
     match r.stock_end {
         StockEnd::DeadHand => s.push_str(&format!(
@@ -171,6 +178,11 @@ fn lay_offs(v: &Variant) -> String {
         s.push_str(" After gin the defender lays off too.");
     } else {
         s.push_str(" Nobody lays off on gin.");
+    }
+    if r.table_players > 2 {
+        s.push_str(
+            " A knock or gin ends the hand for the whole table: each opponent in turn from the knocker's left is a defender (laying off onto the cards laid off before too), and the hand is scored between the knocker and each opponent; gin scores against every opponent.",
+        );
     }
     s
 }
@@ -354,15 +366,16 @@ fn match_row(v: &Variant) -> String {
     s
 }
 
+const RANK_NAMES: [&str; 13] = [
+    "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
+    "king",
+];
+
 fn values_text(r: &Ruleset) -> String {
     let standard = crate::ruleset::MeldRules::standard().values;
-    let names = [
-        "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
-        "queen", "king",
-    ];
     let changed: Vec<String> = (0..13)
         .filter(|&i| r.melds.values[i] != standard[i])
-        .map(|i| format!("{} {}", names[i], r.melds.values[i]))
+        .map(|i| format!("{} {}", RANK_NAMES[i], r.melds.values[i]))
         .collect();
     if changed.is_empty() {
         "Cards count their pips (ace 1, J Q K 10).".into()
@@ -376,22 +389,37 @@ fn values_text(r: &Ruleset) -> String {
 
 fn form(v: &Variant) -> String {
     let r = &v.ruleset;
+    let players = usize::from(r.table_players);
     let mut s = format!(
         "{}, {}",
         fields::SEATS.say(r.seats),
-        fields::HAND_SIZE.say(r.hand_size)
+        fields::HAND_SIZE.say(r.hand_size_at(players))
     );
     if let Some(h) = v.hook(HookPoint::Seating) {
         s.push_str(&format!(
             "; tables and who sits out are set by {}",
             hook_rule(v, h)
         ));
-    } else if r.seats > 2 {
-        s.push_str("; the dealer deals to the next two seats and sits the hand out");
+    } else if r.seats > r.table_players {
+        let next = match r.table_players {
+            2 => "two",
+            _ => "three",
+        };
+        s.push_str(&format!(
+            "; the dealer deals to the next {next} seats and sits the hand out"
+        ));
+    } else if players > 2 {
+        s.push_str(
+            "; one table: everyone plays every hand, in turn from the dealer's left, the dealer last",
+        );
     }
     s.push('.');
-    let dealer_sits_out = r.seats > 2 && v.hook(HookPoint::Seating).is_none();
-    if r.upcard_offer && dealer_sits_out {
+    let dealer_sits_out = r.seats > r.table_players && v.hook(HookPoint::Seating).is_none();
+    if r.upcard_offer && players > 2 {
+        s.push_str(
+            " The upcard is offered round the table from the dealer's left; when all pass, the first player draws from the stock.",
+        );
+    } else if r.upcard_offer && dealer_sits_out {
         s.push_str(
             " The upcard is offered to the seat after the dealer (the non-dealer's role), then to the other player (the dealer's role).",
         );
@@ -429,7 +457,7 @@ pub fn rules_table(v: &Variant) -> Vec<RulesRow> {
     } else {
         option_setting_stock(v, StockEnd::Reshuffle)
     };
-    vec![
+    let mut rows = vec![
         row("Knocking", knocking(v)),
         row("How a hand ends", hand_ends(v)),
         row("Hand score", hand_score(v)),
@@ -438,7 +466,61 @@ pub fn rules_table(v: &Variant) -> Vec<RulesRow> {
         row("Other options", other_options(v)),
         row("Match", match_row(v)),
         row("Form", form(v)),
-    ]
+    ];
+    if let Some(text) = wild_cards(&v.ruleset) {
+        rows.push(row("Wild cards", text));
+    }
+    rows
+}
+
+/// The wild cards in words, or `None` when no card is wild.
+fn wild_cards(r: &Ruleset) -> Option<String> {
+    let w = r.melds.wilds?;
+    let mut kinds = Vec::new();
+    if w.cards.contains(Card::JOKERS[0]) {
+        kinds.push(match r.jokers {
+            1 => "the joker".to_string(),
+            n => format!("the {} jokers", count_words(i64::from(n))),
+        });
+    }
+    for rank in Rank::ALL {
+        if w.cards.contains(Card::new(rank, Suit::Clubs)) {
+            let name = RANK_NAMES[rank.index()];
+            let plural = if name == "six" { "es" } else { "s" };
+            kinds.push(format!("the {name}{plural}"));
+        }
+    }
+    let joker = if r.jokers > 0 {
+        format!(" An unmelded joker counts {}.", w.joker)
+    } else {
+        String::new()
+    };
+    let verb = if kinds.len() == 1 && r.jokers == 1 && w.cards.len() == 1 {
+        "is"
+    } else {
+        "are"
+    };
+    Some(format!(
+        "{} {verb} wild: a wild card stands for any card a meld lacks, and {}; it counts as wild even where it stands for itself, and may be laid off (a meld's wild cards take whichever places keep it a meld).{joker}",
+        capitalised(&and_list(&kinds)),
+        fields::MIN_NATURAL.say(w.min_natural)
+    ))
+}
+
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
 }
 
 #[cfg(test)]

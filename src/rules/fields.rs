@@ -78,12 +78,51 @@ pub const RUN_MIN: IntField = field(
     "Fewest consecutive cards of one suit in a run ({range}).",
     &[(None, "runs of {n} or more cards of a suit")],
 );
+pub const JOKERS: IntField = field(
+    "deck.jokers",
+    0,
+    2,
+    "Jokers in the deck besides the 52 cards ({range}); each is written `JK`.",
+    &[
+        (Some(0), ""),
+        (Some(1), "one joker"),
+        (None, "{count} jokers"),
+    ],
+);
+pub const MIN_NATURAL: IntField = field(
+    "melds.min_natural",
+    1,
+    4,
+    "Natural (not wild) cards every meld holds at least ({range}); a wild card is wild even where it stands for itself.",
+    &[(None, "every meld holds at least {n} natural cards")],
+);
 pub const HAND_SIZE: IntField = field(
     "deal.hand_size",
     3,
     20,
-    "Cards dealt to each player.",
+    "Cards dealt to each player at a table of two.",
     &[(None, "{count} cards each")],
+);
+pub const HAND_SIZE_THREE: IntField = field(
+    "deal.hand_size_three",
+    3,
+    15,
+    "Cards dealt to each player at a table of three.",
+    &[(None, "{count} cards each at a table of three")],
+);
+pub const HAND_SIZE_FOUR: IntField = field(
+    "deal.hand_size_four",
+    3,
+    11,
+    "Cards dealt to each player at a table of four.",
+    &[(None, "{count} cards each at a table of four")],
+);
+pub const TABLE_PLAYERS: IntField = field(
+    "deal.players",
+    2,
+    4,
+    "Players dealt in at one table: {range}. With fewer than `seats`, the dealer deals to the next seats and sits out.",
+    &[(None, "{Count} players at the table")],
 );
 pub const KNOCK_LIMIT: IntField = IntField {
     key: "knocking.knock_limit",

@@ -187,8 +187,9 @@ impl Written {
 
 section! {
     /// What each rank counts as deadwood. Ranks not listed keep their value (ace 1, two to ten
-    /// their pips, J Q K 10). The deck is one 52-card deck per table, without jokers.
+    /// their pips, J Q K 10, a joker 25).
     pub struct ValuesSpec {
+        #[serde(alias = "JK")] #[schemars(transform = fields::CARD_VALUE.schema())] joker: i64,
         #[serde(rename = "A")] #[schemars(transform = fields::CARD_VALUE.schema())] ace: i64,
         #[serde(rename = "2")] #[schemars(transform = fields::CARD_VALUE.schema())] two: i64,
         #[serde(rename = "3")] #[schemars(transform = fields::CARD_VALUE.schema())] three: i64,
@@ -226,10 +227,13 @@ impl ValuesSpec {
     }
 }
 
-/// The deck: one 52-card deck per table, without jokers. Only the card values change.
+/// The deck: one 52-card deck per table, with up to two jokers, and what each card counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeckSpec {
+    #[serde(default)]
+    #[schemars(transform = fields::JOKERS.schema())]
+    pub jokers: Option<Loc<i64>>,
     /// What each rank counts as deadwood (`A`, `2`..`9`, `T` or `10`, `J`, `Q`, `K`).
     #[serde(default)]
     pub values: Option<ValuesSpec>,
@@ -237,6 +241,9 @@ pub struct DeckSpec {
 
 impl DeckSpec {
     pub(crate) fn overlay(&mut self, over: &DeckSpec, file: &Arc<str>) {
+        if let Some(v) = &over.jokers {
+            self.jokers = Some(v.clone().in_file(file));
+        }
         if let Some(v) = &over.values {
             self.values
                 .get_or_insert_with(Default::default)
@@ -255,13 +262,31 @@ section! {
         ace: AceRank,
         /// Runs may go round the corner (K-A-2); needs `ace: both`.
         wrap: bool,
+        /// The wild cards: `jokers` (needs `deck.jokers`) and whole ranks (`"2"`: every deuce).
+        /// A wild card stands for any card a meld lacks.
+        #[schemars(transform = wild_schema)] wild: Vec<String>,
+        #[schemars(transform = fields::MIN_NATURAL.schema())] min_natural: i64,
     }
+}
+
+/// `melds.wild`: a list of `jokers` and ranks, each once.
+fn wild_schema(schema: &mut schemars::Schema) {
+    let ranks = [
+        "jokers", "A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "10", "J", "Q", "K",
+    ];
+    schema.insert("type".into(), "array".into());
+    schema.insert("uniqueItems".into(), true.into());
+    schema.insert("items".into(), serde_json::json!({"enum": ranks}));
+    schema.remove("$ref");
 }
 
 section! {
     /// The deal.
     pub struct DealSpec {
+        #[schemars(transform = fields::TABLE_PLAYERS.schema())] players: i64,
         #[schemars(transform = fields::HAND_SIZE.schema())] hand_size: i64,
+        #[schemars(transform = fields::HAND_SIZE_THREE.schema())] hand_size_three: i64,
+        #[schemars(transform = fields::HAND_SIZE_FOUR.schema())] hand_size_four: i64,
     }
 }
 
@@ -548,11 +573,17 @@ impl Sections {
     /// Every field these sections set (`deck.values.A`, `knocking.knock_limit`), with its place.
     pub(crate) fn written(&self) -> Vec<Written> {
         let mut out = Vec::new();
+        if let Some(v) = &self.deck.jokers {
+            out.push(Written::at("deck.jokers".into(), v));
+        }
         if let Some(values) = &self.deck.values {
             for (rank, v) in values.ranks() {
                 if let Some(v) = v {
                     out.push(Written::at(format!("deck.values.{rank}"), v));
                 }
+            }
+            if let Some(v) = &values.joker {
+                out.push(Written::at("deck.values.joker".into(), v));
             }
         }
         self.melds.written("melds", &mut out);

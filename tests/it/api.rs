@@ -372,6 +372,49 @@ mod hands {
     use crate::api_support::*;
 
     #[actix_web::test]
+    async fn analyze_reads_the_hand_size_of_the_rulesets_table() {
+        let app = Client::new(false).await;
+        let seven = json!(["5S", "6S", "7S", "9C", "9D", "9H", "KC"]);
+        let eight = json!(["5S", "6S", "7S", "9C", "9D", "9H", "KC", "2D"]);
+        // Drawn to eight, the king goes: 2 left.
+        for (cards, deadwood) in [(&seven, 10), (&eight, 2)] {
+            let (status, body) = app
+                .post(
+                    "/v1/hands/analyze",
+                    &json!({"cards": cards, "ruleset": "oklahoma-three"}),
+                )
+                .await;
+            assert_eq!(status, 200, "{body}");
+            assert_eq!(body["deadwood"], deadwood, "{body}");
+        }
+        let (status, body) = app
+            .post(
+                "/v1/hands/analyze",
+                &json!({"cards": seven, "ruleset": "standard"}),
+            )
+            .await;
+        assert_eq!(status, 422, "{body}");
+        assert!(
+            body["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("has 10 or 11 cards, not 7")),
+            "{body}"
+        );
+        let (_, body) = app
+            .post(
+                "/v1/hands/analyze",
+                &json!({"cards": ["AS", "2S"], "ruleset": "oklahoma-four"}),
+            )
+            .await;
+        assert!(
+            body["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("has 7 or 8 cards, not 2")),
+            "{body}"
+        );
+    }
+
+    #[actix_web::test]
     async fn analyze_answers_what_the_solver_says() {
         let app = Client::new(false).await;
         let rules = Ruleset::standard();
@@ -392,7 +435,7 @@ mod hands {
                 .await;
             assert_eq!(status, 200, "{body}");
             let cards: Vec<Card> = hand.iter().map(|c| c.parse().unwrap()).collect();
-            let want = HandAnalysis::of(&rules.melds, rules.knock_limit, &cards).unwrap();
+            let want = HandAnalysis::of(&rules.melds, rules.knock_limit, &[10], &cards).unwrap();
             assert_eq!(body, serde_json::to_value(want).unwrap());
         }
         let (_, body) = app

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use gin_rules::bot::{self, Level};
 use gin_rules::cards::{Card, CardSet};
 use gin_rules::cli::play::{level_of, simulate_levels};
-use gin_rules::engine::{Game, NewGame, Phase, State, shuffled_deck};
+use gin_rules::engine::{Game, NewGame, Phase, State, shuffled_deck_with};
 use gin_rules::role::Role;
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::Target;
@@ -72,7 +72,7 @@ fn shuffle_unseen<'v>(
     for (i, table) in g.tables.iter().enumerate() {
         let deck = match log.decks.get(i) {
             Some(d) => d.clone(),
-            None => shuffled_deck(g.seed, 0, TableNo::new(i as u8)),
+            None => shuffled_deck_with(g.seed, 0, TableNo::new(i as u8), v.ruleset.jokers),
         };
         let mut pool: Vec<Card> = Vec::new();
         if !matches!(table.phase, Phase::Over { .. }) {
@@ -85,15 +85,25 @@ fn shuffle_unseen<'v>(
             };
             let mine = table.role(seat);
             pool.extend(table.stock.as_slice());
-            for role in Role::ALL.into_iter().filter(|&role| Some(role) != mine) {
+            for role in [Role::new(0), Role::new(1)]
+                .into_iter()
+                .filter(|&role| Some(role) != mine)
+            {
                 let fixed = table.taken[role].union(shown);
                 pool.extend(table.hands[role].minus(fixed).iter());
             }
         }
+        // Jokers stay where they are: a hand names its jokers from the first, so which joker of
+        // the deck a player holds is not told by its bit.
+        pool.retain(|c| !c.is_joker());
         let mut moved = pool.clone();
         moved.shuffle(r);
-        let to: HashMap<Card, Card> = pool.into_iter().zip(moved).collect();
-        decks.push(deck.iter().map(|c| *to.get(c).unwrap_or(c)).collect());
+        let to: HashMap<u32, Card> = pool.into_iter().map(Card::bit).zip(moved).collect();
+        decks.push(
+            deck.iter()
+                .map(|c| *to.get(&c.bit()).unwrap_or(c))
+                .collect(),
+        );
     }
     let new = NewGame {
         decks,
@@ -244,7 +254,7 @@ fn a_seat_between_hands_or_waiting_has_nothing_to_decide() {
     let s = deal(&v, 3, Target::Points(100));
     let seat = s.to_act()[0];
     let table = &s.tables[0];
-    let waiting = table.seats[table.role(seat).unwrap().other()];
+    let waiting = table.seat_after(table.role(seat).unwrap());
     for level in Level::ALL {
         assert!(bot::decide_for(level, &s, waiting).is_none());
     }

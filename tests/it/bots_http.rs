@@ -305,6 +305,27 @@ async fn a_strong_bot_plays_a_two_player_match_to_its_end_plain() {
 }
 
 #[actix_web::test]
+async fn every_bot_level_plays_jokers_wild_to_the_end_of_a_match() {
+    let app = Client::new(false).await;
+    for (seed, level) in ["random", "basic", "strong"].into_iter().enumerate() {
+        let p = play(
+            &app,
+            Mode::Plain,
+            json!({"ruleset": "standard", "options": ["jokers-wild"], "target": 100, "seed": seed}),
+            json!({"1": level}),
+            4000,
+        )
+        .await;
+        assert_eq!(
+            p.last["status"], "match_over",
+            "{level}: after {} requests",
+            p.requests
+        );
+        assert!(p.hands >= 2, "{level}: {} hands", p.hands);
+    }
+}
+
+#[actix_web::test]
 async fn a_bot_plays_hollywood_sealed() {
     let app = Client::new(true).await;
     let p = play(
@@ -352,6 +373,38 @@ async fn three_bots_play_four_player_with_one_human_under_seat_keys() {
     .await;
     assert!(p.hands >= 2, "{} hands", p.hands);
     assert_eq!(p.bot_seats_seen_acting.len(), 3);
+}
+
+#[actix_web::test]
+async fn bots_of_every_level_play_oklahoma_for_three_and_four_to_the_end() {
+    let app = Client::new(false).await;
+    for (ruleset, seats) in [("oklahoma-three", 3), ("oklahoma-four", 4)] {
+        for level in ["random", "basic", "strong"] {
+            // Seat 0 is a human playing at random from its view; every other seat is a bot.
+            let bots: serde_json::Map<String, Value> =
+                (1..seats).map(|s| (s.to_string(), json!(level))).collect();
+            let p = play(
+                &app,
+                Mode::Plain,
+                json!({"ruleset": ruleset, "target": 100, "seed": 3}),
+                Value::Object(bots),
+                2_000,
+            )
+            .await;
+            assert_eq!(
+                p.last["status"], "match_over",
+                "{ruleset} {level}: {} requests, {} hands",
+                p.requests, p.hands
+            );
+            assert_eq!(
+                p.bot_seats_seen_acting.len(),
+                seats - 1,
+                "{ruleset} {level}"
+            );
+            let players = p.last["views"][0]["players"].as_array().unwrap();
+            assert_eq!(players.len(), seats - 1, "every opponent's hand size");
+        }
+    }
 }
 
 #[actix_web::test]

@@ -124,15 +124,19 @@ fn serve_refuses_rulesets_whose_hooks_fail_in_play_naming_every_file() {
 }
 
 #[test]
-fn a_seating_of_three_players_at_a_table_says_what_the_hook_returned() {
+fn a_seating_of_five_players_at_a_table_says_what_the_hook_returned() {
     let dir = temp_dir("seating");
     let yaml = "id: crowded\nname: Crowded\nextends: three-player\nhooks:\n  seating:\n    script: seat.rhai\n";
-    let script = "fn seating(ctx) {\n    [#{dealer: ctx.dealer, players: [0, 1, 2]}]\n}\n";
-    let (ok, text) = check(&dir, yaml, &[("seat.rhai", script)]);
+    // Three at one table is a table of three: everyone plays.
+    let three = "fn seating(ctx) {\n    [#{dealer: ctx.dealer, players: [1, 2, 0]}]\n}\n";
+    let (ok, text) = check(&dir, yaml, &[("seat.rhai", three)]);
+    assert!(ok, "{text}");
+    let five = "fn seating(ctx) {\n    [#{dealer: ctx.dealer, players: [0, 1, 2, 0, 1]}]\n}\n";
+    let (ok, text) = check(&dir, yaml, &[("seat.rhai", five)]);
     assert!(!ok, "{text}");
     assert!(
         text.contains(
-            "hook seating failed: a table has two players; the hook returned 3: [0, 1, 2]"
+            "hook seating failed: a table has 2 to 4 players; the hook returned 5: [0, 1, 2, 0, 1]"
         ),
         "{text}"
     );

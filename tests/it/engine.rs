@@ -142,8 +142,8 @@ fn deal_order_follows_the_api() {
     let state = start(d.clone());
     let t = &state.tables[0];
     assert_eq!(t.seats, [Seat::new(1), Seat::new(0)]);
-    assert_eq!(t.hands[Role::First], set(KNOCKER));
-    assert_eq!(t.hands[Role::Dealer], set(JUNK));
+    assert_eq!(t.hands[Role::FIRST], set(KNOCKER));
+    assert_eq!(t.hands[Role::new(1)], set(JUNK));
     assert_eq!(t.discard.as_slice(), &[card("5C")]);
     assert_eq!(t.stock.len(), 31);
     assert_eq!(t.stock.top(), Some(card("5H")));

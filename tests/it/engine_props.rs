@@ -44,7 +44,33 @@ pub fn variants() -> Vec<Ruleset> {
             lay_off_after_gin: true,
             ..s()
         },
+        // Two jokers, wild, and melds of two natural cards at least.
+        Ruleset::clone(&variant("standard", &["jokers-wild"]).ruleset),
     ]
+}
+
+/// One table of three and one of four, with no hooks: the plain rules, and the stock's last
+/// discard going round the table with lay-offs after gin.
+pub fn tables_of_many() -> Vec<Ruleset> {
+    [3u8, 4]
+        .into_iter()
+        .flat_map(|n| {
+            let s = || Ruleset {
+                seats: n,
+                table_players: n,
+                ..Ruleset::standard()
+            };
+            [
+                s(),
+                Ruleset {
+                    stock_end: StockEnd::LastDiscardToGoOut,
+                    lay_off_after_gin: true,
+                    tie: gin_rules::ruleset::Tie::Wash,
+                    ..s()
+                },
+            ]
+        })
+        .collect()
 }
 
 pub fn reference() -> RulesetRef {
@@ -69,7 +95,7 @@ fn candidates(state: &State) -> Vec<Action> {
             discard: None,
             melds: None,
         });
-        for card in Card::all() {
+        for card in Card::deck_with(2) {
             push(ActionKind::Discard { card });
             push(ActionKind::Knock {
                 discard: card,
@@ -121,6 +147,8 @@ pub fn scripted() -> Vec<Arc<Variant>> {
         variant("standard", &["oklahoma"]),
         variant("standard", &["hollywood"]),
         variant("four-player", &[]),
+        variant("oklahoma-three", &[]),
+        variant("oklahoma-four", &[]),
     ]
 }
 
@@ -218,17 +246,38 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     #[test]
-    fn random_play_keeps_every_rule(seed in any::<u64>(), v in 0usize..5) {
+    fn random_play_keeps_every_rule(seed in any::<u64>(), v in 0usize..6) {
         random_game(&variants()[v], &NoHooks, seed, Target::SingleHand, true, false);
     }
 
     #[test]
-    fn random_matches_finish(seed in any::<u64>(), v in 0usize..5) {
+    fn random_matches_finish(seed in any::<u64>(), v in 0usize..6) {
         random_game(&variants()[v], &NoHooks, seed, Target::Points(100), false, true);
     }
 
+    /// Jokers wild, every time: the lock-step checks on a deck of 54.
     #[test]
-    fn random_scripted_matches_finish(seed in any::<u64>(), v in 0usize..3) {
+    fn random_play_with_jokers_keeps_every_rule(seed in any::<u64>()) {
+        random_game(&variants()[5], &NoHooks, seed, Target::SingleHand, true, false);
+    }
+
+    #[test]
+    fn random_matches_with_jokers_finish(seed in any::<u64>()) {
+        random_game(&variants()[5], &NoHooks, seed, Target::Points(100), false, true);
+    }
+
+    #[test]
+    fn random_play_at_tables_of_three_and_four_keeps_every_rule(seed in any::<u64>(), v in 0usize..4) {
+        random_game(&tables_of_many()[v], &NoHooks, seed, Target::SingleHand, true, false);
+    }
+
+    #[test]
+    fn random_matches_at_tables_of_three_and_four_finish(seed in any::<u64>(), v in 0usize..4) {
+        random_game(&tables_of_many()[v], &NoHooks, seed, Target::Points(100), false, true);
+    }
+
+    #[test]
+    fn random_scripted_matches_finish(seed in any::<u64>(), v in 0usize..5) {
         let form = &scripted()[v];
         random_game(&form.ruleset, form.hooks.as_ref(), seed, shortest_target(form), false, true);
     }

@@ -22,7 +22,7 @@ use crate::engine_props::{reference, scripted, shortest_target, variants};
 /// Actions tried in CI.
 const ACTIONS: u64 = 40_000;
 /// The digest of the outcomes of the first `ACTIONS` actions.
-const DIGEST: u64 = 0x80b7_85b0_2a84_71d1;
+const DIGEST: u64 = 0x03a2_5112_9262_8ee9;
 
 /// Actions tried in one game at most, so that long matches leave room for many deals.
 const GAME_ACTIONS: u64 = 1000;

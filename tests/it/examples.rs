@@ -350,9 +350,19 @@ fn totals_move_by_the_sum_of_the_parts_shown() {
                     hands_seen += 1;
                     let sum: i64 = r.parts.iter().map(|p| p.points).sum();
                     assert_eq!(sum, winner_points(r), "{}: {r:?}", v.reference.id);
-                    let others: i64 = r.points.iter().sum::<i64>() - winner_points(r);
-                    assert_eq!(others, 0, "{}: {r:?}", v.reference.id);
-                    pending += sum;
+                    // At a table of three or four each opponent's score shows its own parts.
+                    let mut scored = 0;
+                    for a in &r.against {
+                        let parts: i64 = a.parts.iter().map(|p| p.points).sum();
+                        assert_eq!(parts, a.points, "{}: {r:?}", v.reference.id);
+                        scored += a.points;
+                    }
+                    if r.against.is_empty() {
+                        scored = sum;
+                    }
+                    let all: i64 = r.points.iter().sum();
+                    assert_eq!(all, scored, "{}: {r:?}", v.reference.id);
+                    pending += scored;
                 }
             }
             if events.iter().any(|e| matches!(e, Event::Scored { .. })) {

@@ -9,7 +9,7 @@ use gin_rules::engine::hooks::{
 use gin_rules::engine::{
     Action, ActionKind, DealError, Event, Game, NewGame, State, shuffled_deck,
 };
-use gin_rules::role::Role;
+use gin_rules::role::{ByRole, Role};
 use gin_rules::rules::Variant;
 use gin_rules::ruleset::Target;
 use gin_rules::seat::{Seat, TableNo};
@@ -60,10 +60,11 @@ fn win(seat: u8, points: u32) -> TableResult {
         table: TableNo::new(0),
         seating: TableSeating {
             dealer: Seat::new(0),
-            players: seats([1, 0]),
+            players: ByRole::new(Seat::new(1), Seat::new(0)),
         },
         outcome: HandOutcome::Knock,
         winner: Some(Seat::new(seat)),
+        loser: Some(Seat::new(seat ^ 1)),
         points,
         multiplier: 1,
         parts: Vec::new(),
@@ -170,8 +171,8 @@ fn three_players_rotate_the_deal_and_the_dealer_sits_out() {
     let s = start(&v, 3, Target::Points(100), Some(0));
     let t = &s.tables[0];
     assert_eq!(
-        (t.dealer, t.seats.into_array()),
-        (Seat::new(0), seats([1, 2]))
+        (t.dealer, t.seats.as_slice()),
+        (Seat::new(0), &seats([1, 2])[..])
     );
     assert!(s.legal_actions().iter().all(|a| a.seat == Seat::new(1)));
     let out = s.view(Seat::new(0)).unwrap();
@@ -272,7 +273,7 @@ fn partnership_tables_play_at_once_and_opponents_alternate() {
     assert_eq!(s.tables[1].seats, seats([3, 2]));
     assert_eq!(s.to_act(), seats([1, 3]));
     // Each table is dealt its own deck: the first card to the first player.
-    assert!(s.tables[1].hands[Role::First].contains(decks[1][0]));
+    assert!(s.tables[1].hands[Role::FIRST].contains(decks[1][0]));
     assert_eq!(
         s.scores().teams,
         Some(vec![seats([0, 2]).to_vec(), seats([1, 3]).to_vec()])
@@ -290,7 +291,11 @@ fn partnership_tables_play_at_once_and_opponents_alternate() {
     ));
 
     let (s, events) = play_until(s, |s| s.deal_number >= 1);
-    let pairs: Vec<[Seat; 2]> = s.tables.iter().map(|t| t.seats.into_array()).collect();
+    let pairs: Vec<[Seat; 2]> = s
+        .tables
+        .iter()
+        .map(|t| [t.seats[Role::FIRST], t.seats[Role::new(1)]])
+        .collect();
     let mut sorted: Vec<[Seat; 2]> = pairs
         .iter()
         .map(|p| {
@@ -328,7 +333,7 @@ fn tournament_rotates_opponents_round_robin() {
             .tables
             .iter()
             .map(|t| {
-                let mut p = t.seats.into_array().map(Seat::number);
+                let mut p = [t.seats[Role::FIRST], t.seats[Role::new(1)]].map(Seat::number);
                 p.sort();
                 p
             })
@@ -372,6 +377,8 @@ fn every_form_finishes_and_its_scores_add_up() {
         ("three-player", vec![], Target::Points(100)),
         ("four-player", vec![], Target::Points(125)),
         ("four-player", vec!["tournament"], Target::Points(125)),
+        ("oklahoma-three", vec![], Target::Points(100)),
+        ("oklahoma-four", vec![], Target::Points(100)),
     ] {
         let v = variant(id, &options);
         let summary = simulate(
@@ -400,8 +407,8 @@ fn expected_next_dealer(
     results: &[(Option<u8>, i64)],
 ) -> u8 {
     let seats: u8 = match id {
-        "three-player" => 3,
-        "four-player" => 4,
+        "three-player" | "oklahoma-three" => 3,
+        "four-player" | "oklahoma-four" => 4,
         _ => 2,
     };
     if results.iter().all(|(winner, _)| winner.is_none()) {
@@ -435,8 +442,14 @@ fn dealer_is_seated(id: &str, options: &[&str], dealer: u8, s: &State) -> bool {
         ("four-player", true) => s
             .tables
             .iter()
-            .any(|t| t.dealer.number() == dealer && t.seats.into_array().contains(&t.dealer)),
+            .any(|t| t.dealer.number() == dealer && t.seats.as_slice().contains(&t.dealer)),
         ("four-player", false) => dealers.iter().all(|d| d % 2 == dealer % 2),
+        // One table where everyone plays: the dealer plays last.
+        ("oklahoma-three" | "oklahoma-four", _) => {
+            dealers == [dealer]
+                && s.tables[0].seats.len() == s.seats()
+                && s.tables[0].seats[s.tables[0].seats.dealer_role()].number() == dealer
+        }
         _ => dealers == [dealer],
     }
 }
@@ -445,11 +458,13 @@ fn dealer_is_seated(id: &str, options: &[&str], dealer: u8, s: &State) -> bool {
 /// deal with every table dead is dealt again by the same dealer.
 #[test]
 fn the_next_dealer_follows_the_rule_in_every_form() {
-    let forms: [(&str, &[&str]); 4] = [
+    let forms: [(&str, &[&str]); 6] = [
         ("standard", &[]),
         ("three-player", &[]),
         ("four-player", &[]),
         ("four-player", &["tournament"]),
+        ("oklahoma-three", &[]),
+        ("oklahoma-four", &[]),
     ];
     // Gin only, so that deals with every table dead come often.
     let gin_only = |options: &[&str]| {

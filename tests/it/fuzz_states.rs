@@ -149,8 +149,8 @@ enum Place {
 }
 
 fn place_of(t: &Table, c: Card) -> Option<Place> {
-    Role::ALL
-        .into_iter()
+    t.seats
+        .roles()
         .find(|&r| t.hands[r].contains(c))
         .map(Place::Hand)
         .or_else(|| {
@@ -198,7 +198,7 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
         1 => {
             // A card moves to another pile or hand.
             let c = card(rng);
-            for r in Role::ALL {
+            for r in [Role::new(0), Role::new(1)] {
                 t.hands[r].remove(c);
                 t.taken[r].remove(c);
             }
@@ -212,7 +212,7 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
                     t.discard.push(c);
                 }
                 r => {
-                    t.hands[Role::ALL[r - 2]].insert(c);
+                    t.hands[[Role::new(0), Role::new(1)][r - 2]].insert(c);
                 }
             }
         }
@@ -224,14 +224,14 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
         4 => t.multiplier = edge_u32(rng),
         5 => t.reshuffles = edge_u32(rng),
         6 => t.dealer = Seat::new(seat(rng).number() % seats.max(1)),
-        7 => t.seats.swap(),
+        7 => t.seats.swap(Role::new(0), Role::new(1)),
         8 => {
-            let r = Role::ALL[rng.random_range(0..2)];
+            let r = [Role::new(0), Role::new(1)][rng.random_range(0..2)];
             t.taken[r] = cards_of(rng, t.hands[r]);
         }
         9 => {
             let (s, passes) = (
-                t.seats[Role::ALL[rng.random_range(0..2)]],
+                t.seats[[Role::new(0), Role::new(1)][rng.random_range(0..2)]],
                 rng.random_range(0..3),
             );
             t.phase = match rng.random_range(0..5) {
@@ -245,9 +245,9 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
                     taken: rng.random_bool(0.5).then(|| card(rng)),
                     must_go_out: rng.random_bool(0.3),
                 },
-                3 => Phase::LastDiscard { seat: s },
+                3 => Phase::LastDiscard { seat: s, passes: 0 },
                 _ => {
-                    let k = t.seats.find(|&x| x != s).unwrap_or(Role::First);
+                    let k = t.seats.find(|&x| x != s).unwrap_or(Role::FIRST);
                     let melds = gin_rules::melds::best_arrangement(
                         &gin_rules::ruleset::MeldRules::standard(),
                         t.hands[k],
@@ -259,6 +259,7 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
                             melds: melds.melds,
                             deadwood: melds.deadwood,
                             outcome: outcome(rng),
+                            laid_off: Vec::new(),
                         },
                     }
                 }
@@ -279,11 +280,11 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
             }
         }
         12 => {
-            let r = Role::ALL[rng.random_range(0..2)];
+            let r = [Role::new(0), Role::new(1)][rng.random_range(0..2)];
             if let Some(c) = t.hands[r].first() {
                 t.hands[r].remove(c);
                 t.taken[r].remove(c);
-                t.hands[r.other()].insert(c);
+                t.hands[t.seats.next(r)].insert(c);
             }
         }
         13 => {
@@ -297,7 +298,7 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
                 t.discard.push(c);
             }
         }
-        _ => t.seats[Role::ALL[rng.random_range(0..2)]] = seat(rng),
+        _ => t.seats[[Role::new(0), Role::new(1)][rng.random_range(0..2)]] = seat(rng),
     }
 }
 
@@ -467,17 +468,40 @@ fn random_action(rng: &mut impl Rng, s: &State) -> Action {
 /// What every accepted state keeps: each card once at every table, and scores that add up.
 fn invariants(v: &Variant, s: &Game) {
     for t in &s.tables {
-        let n = t.hands[Role::First].len() as usize
-            + t.hands[Role::Dealer].len() as usize
-            + t.stock.len()
-            + t.discard.len();
-        let all = t.hands[Role::First]
-            .union(t.hands[Role::Dealer])
+        let held: usize = t.hands.iter().map(|h| h.len() as usize).sum();
+        let n = held + t.stock.len() + t.discard.len();
+        let all = t
+            .hands
+            .iter()
+            .fold(CardSet::EMPTY, |a, &h| a.union(h))
             .union(t.stock.to_set())
             .union(t.discard.to_set());
-        assert_eq!(all, CardSet::FULL, "a card is lost: {t:?}");
-        assert_eq!(n, 52, "a card is doubled: {t:?}");
-        assert!(t.hands[Role::First].is_disjoint(t.hands[Role::Dealer]));
+        // The natural cards once each; the jokers (alike, so counted) as many as the deck has.
+        assert_eq!(
+            all.minus(CardSet::JOKERS),
+            CardSet::FULL,
+            "a card is lost: {t:?}"
+        );
+        let jokers = t
+            .hands
+            .iter()
+            .map(|h| h.intersect(CardSet::JOKERS).len() as usize)
+            .sum::<usize>()
+            + t.stock.as_slice().iter().filter(|c| c.is_joker()).count()
+            + t.discard.as_slice().iter().filter(|c| c.is_joker()).count();
+        assert_eq!(
+            jokers,
+            usize::from(v.ruleset.jokers),
+            "a joker is lost: {t:?}"
+        );
+        assert_eq!(n, 52 + jokers, "a card is doubled: {t:?}");
+        // Each hand names its jokers from the first: only natural cards are told apart.
+        let naturals: Vec<CardSet> = t.hands.iter().map(|&h| h.minus(CardSet::JOKERS)).collect();
+        for (i, a) in naturals.iter().enumerate() {
+            for b in &naturals[i + 1..] {
+                assert!(a.is_disjoint(*b), "a card is in two hands: {t:?}");
+            }
+        }
         if let Phase::Over { result } = &t.phase
             && let Some(w) = result.winner
         {

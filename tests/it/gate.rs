@@ -480,6 +480,65 @@ async fn requests_that_wait_too_long_for_an_engine_thread_are_503() {
     assert_eq!(a.status, 201, "{}", a.text);
 }
 
+/// Steps, views and suggestions of a built-in ruleset without hooks or `strong` bots are played on
+/// the worker that read them: they are answered while every engine thread is taken. What may cost
+/// more (hooks, `strong` bots, a `strong` suggestion) still waits for an engine thread.
+#[actix_web::test]
+async fn cheap_requests_are_answered_while_every_engine_thread_is_taken() {
+    let state = state_with_secret(None).with_limits(Limits {
+        engine_threads: 1,
+        engine_wait: Duration::from_millis(50),
+        ..Limits::default()
+    });
+    let gate = state.gate.clone();
+    let app = client_with(state).await;
+    let mut deals = Vec::new();
+    for deal in [
+        json!({"seed": 3, "bots": {"1": "basic"}}),
+        json!({"seed": 3, "options": ["hollywood"]}),
+        json!({"seed": 3, "bots": {"1": "strong"}}),
+    ] {
+        let (status, snap) = app.post("/v1/games", &deal).await;
+        assert_eq!(status, 201, "{snap}");
+        deals.push(snap);
+    }
+    let step = |snap: &Value| json!({"state": snap["state"], "action": snap["legal_actions"][0]});
+    let suggest = |snap: &Value, level: &str| json!({"state": snap["state"], "seat": snap["to_act"][0], "level": level});
+    let held = gate.acquire().await.expect("the one permit");
+    let plain = &deals[0];
+    let (status, next) = app.post("/v1/games/step", &step(plain)).await;
+    assert_eq!(status, 200, "{next}");
+    let moves = |snap: &Value| snap["state"]["game"]["move"].as_u64();
+    assert!(moves(&next) > moves(plain), "{next}");
+    let view = json!({"state": next["state"], "seat": 0});
+    let (status, seen) = app.post("/v1/games/view", &view).await;
+    assert_eq!(status, 200, "{seen}");
+    let (status, hint) = app
+        .post("/v1/games/suggest", &suggest(plain, "basic"))
+        .await;
+    assert_eq!(status, 200, "{hint}");
+    // Refused on the worker too, with the engine's answer.
+    let stale = json!({"state": next["state"], "action": plain["legal_actions"][0]});
+    let a = app
+        .post_bytes("/v1/games/step", stale.to_string().into_bytes())
+        .await;
+    assert_eq!(a.status, 422, "{}", short(&a.text));
+    let costly = [
+        ("/v1/games/step", step(&deals[1])),
+        ("/v1/games/step", step(&deals[2])),
+        ("/v1/games/suggest", suggest(plain, "strong")),
+    ];
+    for (path, body) in &costly {
+        let a = app.post_bytes(path, body.to_string().into_bytes()).await;
+        assert_problem(&a, 503, "server-busy");
+    }
+    drop(held);
+    for (path, body) in &costly {
+        let (status, answer) = app.post(path, body).await;
+        assert_eq!(status, 200, "{path}: {answer}");
+    }
+}
+
 /// An app whose engine work goes through `gate` (shared with the test).
 async fn app_service_with(
     gate: gin_rules::api::Gate,

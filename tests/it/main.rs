@@ -40,5 +40,7 @@ mod score_hook;
 mod seats;
 mod snapshots;
 mod solver;
+mod solver_wild;
 mod state_checks;
 mod suggest;
+mod tables;

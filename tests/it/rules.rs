@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use gin_rules::cards::Card;
 use gin_rules::engine::hooks::{DealInfo, HookError, Hooks};
+use gin_rules::role::ByRole;
 use gin_rules::rules::{Catalog, ResolveError, RulesetError, Variant};
 use gin_rules::ruleset::{AceRank, Ruleset, RulesetRef, Target};
 use gin_rules::seat::{BySeat, Seat, TableNo};
@@ -115,6 +116,7 @@ mod builtins {
             [
                 "classic-bonuses",
                 "hollywood",
+                "jokers-wild",
                 "oklahoma",
                 "reshuffle-stock"
             ]
@@ -221,7 +223,14 @@ mod builtins {
         let ids: Vec<&str> = list.iter().map(|r| r.id.as_str()).collect();
         assert_eq!(
             ids,
-            ["standard", "straight-gin", "three-player", "four-player"]
+            [
+                "standard",
+                "straight-gin",
+                "three-player",
+                "four-player",
+                "oklahoma-three",
+                "oklahoma-four"
+            ]
         );
         let mut count = 0;
         for info in &list {
@@ -232,7 +241,9 @@ mod builtins {
                     .resolve(&r)
                     .unwrap_or_else(|e| panic!("{} {combo:?}: {e}", info.id));
                 assert_eq!(v.reference, r);
-                assert_eq!(gin_rules::rules::rules_table(&v).len(), 8);
+                // A ninth row, wild cards, when some card is wild.
+                let rows = 8 + usize::from(v.ruleset.melds.wilds.is_some());
+                assert_eq!(gin_rules::rules::rules_table(&v).len(), rows);
                 count += 1;
             }
         }
@@ -345,10 +356,11 @@ mod hollywood {
             table: TableNo::new(0),
             seating: TableSeating {
                 dealer: Seat::new(1),
-                players: [Seat::new(0), Seat::new(1)],
+                players: ByRole::new(Seat::new(0), Seat::new(1)),
             },
             outcome: HandOutcome::Knock,
             winner: Some(Seat::new(seat)),
+            loser: Some(Seat::new(1 - seat)),
             points,
             multiplier: 1,
             parts: Vec::new(),
@@ -1201,10 +1213,11 @@ mod contexts {
             table: TableNo::new(0),
             seating: TableSeating {
                 dealer: Seat::new(1),
-                players: [Seat::new(0), Seat::new(1)],
+                players: ByRole::new(Seat::new(0), Seat::new(1)),
             },
             outcome: HandOutcome::Knock,
             winner: Some(Seat::new(1)),
+            loser: Some(Seat::new(0)),
             points: 17,
             multiplier: 1,
             parts: Vec::new(),

@@ -138,7 +138,7 @@ fn oklahoma_refuses_a_knock_over_the_upcard_value() {
         },
     )
     .unwrap();
-    let drawn = *s.tables[0].hands[Role::First]
+    let drawn = *s.tables[0].hands[Role::FIRST]
         .to_vec()
         .iter()
         .find(|c| !cards(MELDED).contains(c))

@@ -173,12 +173,15 @@ pub(crate) mod scenarios {
         1
     }
 
-    /// A deck as hands: the player who acts first, the player in the dealer's role, the upcard,
-    /// the top of the stock; the rest of the stock follows in card order.
+    /// A deck as hands: the player who acts first, at a table of three or four the players after
+    /// them (`middle`, in turn order), the player in the dealer's role, the upcard, the top of the
+    /// stock; the rest of the stock follows in card order.
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Hands {
         first: String,
+        #[serde(default)]
+        middle: Vec<String>,
         dealer: String,
         upcard: String,
         #[serde(default)]
@@ -215,21 +218,51 @@ pub(crate) mod scenarios {
 
     /// The deck in the API's deal order.
     fn deck(h: &Hands) -> Vec<Card> {
-        deck_of(&h.first, &h.dealer, &h.upcard, &h.stock)
+        let mut hands = vec![h.first.as_str()];
+        hands.extend(h.middle.iter().map(String::as_str));
+        hands.push(&h.dealer);
+        deck_of_table(&hands, &h.upcard, &h.stock)
     }
 
     /// A deck that deals `first` to the first to act and `dealer` to the dealer (ten cards
     /// each), turns `upcard`, and puts `stock` on top of the stock, the other cards under it.
     pub(crate) fn deck_of(first: &str, dealer: &str, upcard: &str, stock: &str) -> Vec<Card> {
-        let (a, b) = (cards(first), cards(dealer));
-        assert_eq!((a.len(), b.len()), (10, 10), "ten cards each");
-        let mut d: Vec<Card> = a.iter().zip(&b).flat_map(|(x, y)| [*x, *y]).collect();
+        assert_eq!(
+            (cards(first).len(), cards(dealer).len()),
+            (10, 10),
+            "ten cards each"
+        );
+        deck_of_table(&[first, dealer], upcard, stock)
+    }
+
+    /// A deck that deals `hands` in turn order (as many cards each), turns `upcard`, and puts
+    /// `stock` on top of the stock, the other cards under it.
+    fn deck_of_table(hands: &[&str], upcard: &str, stock: &str) -> Vec<Card> {
+        let hands: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
+        let n = hands[0].len();
+        assert!(hands.iter().all(|h| h.len() == n), "as many cards each");
+        let mut d: Vec<Card> = (0..n)
+            .flat_map(|i| hands.iter().map(move |h| h[i]))
+            .collect();
         d.extend(cards(upcard));
         d.extend(cards(stock));
+        gin_rules::cards::read_jokers(&mut d);
         let used: CardSet = d.iter().copied().collect();
         assert_eq!(used.len() as usize, d.len(), "a card is given twice");
         d.extend(Card::all().filter(|c| !used.contains(*c)));
         d
+    }
+
+    /// What wild cards stand for, as " (in meld 0, JK as 7S)"; nothing when none is wild.
+    fn wilds_text(wilds: &[gin_rules::melds::StandIn]) -> String {
+        if wilds.is_empty() {
+            return String::new();
+        }
+        let each: Vec<String> = wilds
+            .iter()
+            .map(|w| format!("in meld {}, {} as {}", w.meld, w.card, w.stands_for))
+            .collect();
+        format!(" ({})", each.join("; "))
     }
 
     fn melds_text(melds: &[Vec<Card>]) -> String {
@@ -261,6 +294,9 @@ pub(crate) mod scenarios {
         melds: Vec<String>,
         #[serde(skip_serializing_if = "Vec::is_empty")]
         laid_off: Vec<String>,
+        /// At a table of three or four, the score against each opponent.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        against: Vec<String>,
         multiplier: u32,
     }
 
@@ -276,6 +312,27 @@ pub(crate) mod scenarios {
                 .laid_off
                 .iter()
                 .map(|l| format!("{} onto meld {}", l.card, l.onto))
+                .collect(),
+            against: r
+                .against
+                .iter()
+                .map(|a| {
+                    let parts: Vec<String> = a
+                        .parts
+                        .iter()
+                        .map(|p| format!("{} {}", p.name, p.points))
+                        .collect();
+                    match a.winner {
+                        Some(w) => format!(
+                            "seat {}: {}, seat {w} scores {} ({})",
+                            a.seat,
+                            a.outcome.as_str(),
+                            a.points,
+                            parts.join(", ")
+                        ),
+                        None => format!("seat {}: {}", a.seat, a.outcome.as_str()),
+                    }
+                })
                 .collect(),
             multiplier: r.multiplier,
         }
@@ -307,10 +364,18 @@ pub(crate) mod scenarios {
                 knock_limit,
                 multiplier,
             } => format!(
-                "{}deal {deal}: seat {dealer} deals, seat {} plays first against seat {}; upcard {upcard}; knock limit {}; multiplier {multiplier}",
+                "{}deal {deal}: seat {dealer} deals, {}; upcard {upcard}; knock limit {}; multiplier {multiplier}",
                 at(*table),
-                seats[0],
-                seats[1],
+                match seats.as_slice() {
+                    [first, other] => format!("seat {first} plays first against seat {other}"),
+                    all => format!(
+                        "seats {} play in turn",
+                        all.iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                },
                 knock_limit.map_or("none (only gin)".into(), |l| l.to_string()),
             ),
             Event::TookUpcard { table, seat, card } => {
@@ -343,40 +408,48 @@ pub(crate) mod scenarios {
                 seat,
                 discard,
                 melds,
+                wilds,
                 deadwood,
             } => format!(
-                "{}seat {seat} knocks, discarding {discard}: melds {}; deadwood {deadwood}",
+                "{}seat {seat} knocks, discarding {discard}: melds {}{}; deadwood {deadwood}",
                 at(*table),
-                melds_text(melds)
+                melds_text(melds),
+                wilds_text(wilds)
             ),
             Event::WentGin {
                 table,
                 seat,
                 discard,
                 melds,
+                wilds,
                 big_gin,
             } => format!(
-                "{}seat {seat} goes {}{}: melds {}",
+                "{}seat {seat} goes {}{}: melds {}{}",
                 at(*table),
                 if *big_gin { "big gin" } else { "gin" },
                 discard.map_or(String::new(), |c| format!(", discarding {c}")),
-                melds_text(melds)
+                melds_text(melds),
+                wilds_text(wilds)
             ),
             Event::LaidOff {
                 table,
                 seat,
                 cards,
                 melds,
+                wilds,
+                onto_wilds,
                 deadwood,
             } => format!(
-                "{}seat {seat} lays off [{}]; own melds {}; deadwood {deadwood}",
+                "{}seat {seat} lays off [{}]{}; own melds {}{}; deadwood {deadwood}",
                 at(*table),
                 cards
                     .iter()
                     .map(|l| format!("{} onto meld {}", l.card, l.onto))
                     .collect::<Vec<_>>()
                     .join(", "),
-                melds_text(melds)
+                wilds_text(onto_wilds),
+                melds_text(melds),
+                wilds_text(wilds)
             ),
             Event::HandOver(r) => {
                 return Line::HandOver {
@@ -597,6 +670,16 @@ pub(crate) mod scenarios {
         let mut decks: Vec<Vec<Card>> = s.decks.iter().map(deck).collect();
         if let Some(d) = &s.deck {
             decks.insert(0, deck(d));
+        }
+        // The jokers a deck does not place lie at the bottom of the stock.
+        for d in &mut decks {
+            let placed = d.iter().filter(|c| c.is_joker()).count();
+            d.extend(
+                Card::JOKERS
+                    .into_iter()
+                    .take(usize::from(v.ruleset.jokers))
+                    .skip(placed),
+            );
         }
         let target = s.target.unwrap_or(v.ruleset.match_rules.default_target);
         v.check_target(target).unwrap();

@@ -341,9 +341,9 @@ fn a_changed_upcard_is_refused() {
     // A later deal's upcard comes from the seed.
     let mut s = second_deal(&v);
     let real = s.tables[0].upcard;
-    let swap = s.tables[0].hands[Role::First].first().unwrap();
-    s.tables[0].hands[Role::First].remove(swap);
-    s.tables[0].hands[Role::First].insert(real);
+    let swap = s.tables[0].hands[Role::FIRST].first().unwrap();
+    s.tables[0].hands[Role::FIRST].remove(swap);
+    s.tables[0].hands[Role::FIRST].insert(real);
     s.tables[0].discard = gin_rules::engine::Pile::from_bottom_up(&[swap]).unwrap();
     s.tables[0].upcard = swap;
     refused(&v, &s, "at /tables/0/discard it has");
@@ -354,7 +354,7 @@ fn a_later_deal_is_the_seeded_one() {
     let v = variant("standard", &[]);
     let s = second_deal(&v);
     let mut bad = s.clone();
-    bad.tables[0].hands.swap();
+    bad.tables[0].hands.swap(Role::FIRST, Role::new(1));
     refused(&v, &bad, "at /tables/0/hands/0/0 it has");
     // The first deal's deck is the log's.
     let mut bad = lay_off_state(&v);

@@ -29,20 +29,23 @@ pub struct Examples {
     pub decisions: BTreeMap<String, Value>,
 }
 
-/// The games the examples come from: enough forms for every event and phase to occur (the last
-/// plays Standard with the stock's end rule that no built-in ruleset uses).
+/// The games the examples come from: enough forms for every event and phase to occur (the fifth
+/// plays Standard with the stock's end rule that no built-in ruleset uses; a table of three shows
+/// each opponent's score and lay-offs; jokers wild shows wild cards in melds).
 type Game = (
     &'static str,
     &'static [&'static str],
     Option<u32>,
     Option<StockEnd>,
 );
-const GAMES: [Game; 5] = [
+const GAMES: [Game; 7] = [
     ("standard", &[], None, None),
     ("standard", &["classic-bonuses"], Some(100), None),
     ("standard", &["reshuffle-stock"], None, None),
     ("standard", &["hollywood"], Some(100), None),
     ("standard", &[], None, Some(StockEnd::LastDiscardToGoOut)),
+    ("oklahoma-three", &[], Some(100), None),
+    ("standard", &["jokers-wild"], None, None),
 ];
 
 /// The first seeds of each form whose states and views are searched for examples.
@@ -254,6 +257,9 @@ pub fn exchanges() -> Result<Vec<Exchange>, ApiError> {
     ));
     let variant = app.resolve(&RulesetRef::new("standard", ["oklahoma"]))?;
     let detail = to_value(&rulesets::RulesetDetail::of(&variant));
+    out.push(exchange(None, Value::Null, "RulesetDetail", detail));
+    let wild = app.resolve(&RulesetRef::new("standard", ["jokers-wild"]))?;
+    let detail = to_value(&rulesets::RulesetDetail::of(&wild));
     out.push(exchange(None, Value::Null, "RulesetDetail", detail));
     for info in app.catalog.list() {
         out.push(exchange(None, Value::Null, "RulesetInfo", to_value(&info)));

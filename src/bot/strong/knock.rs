@@ -32,9 +32,8 @@ pub fn guesses(rules: &Ruleset, odds: &Odds, seen: &Seen, seed: u64) -> Vec<Card
     if pool.len() < hidden {
         return Vec::new();
     }
-    let dealt = 2 * usize::from(rules.hand_size) + 1;
-    let first_stock = 52usize.saturating_sub(dealt);
-    let draws = (first_stock.saturating_sub(seen.stock) / 2) as u32;
+    let first_stock = seen.first_stock(rules);
+    let draws = (first_stock.saturating_sub(seen.stock) / seen.players.max(1)) as u32;
     let improve = draws.min(MOST_DRAWS) as usize;
     let mut roll = seed;
     let mut out = Vec::with_capacity(GUESSES);

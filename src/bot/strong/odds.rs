@@ -100,6 +100,10 @@ impl<'a> Odds<'a> {
         if self.eval.set_min < 2 || self.eval.run_min < 2 {
             return CardSet::FULL;
         }
+        // A wild card melds with any card, and a card with a wild one in hand.
+        if self.rules.wilds.is_some() {
+            return CardSet::ALL;
+        }
         let mut near = CardSet::EMPTY;
         for c in hand {
             for s in Suit::ALL {
@@ -138,6 +142,10 @@ impl<'a> Odds<'a> {
     /// in a run of its suit, from the cards they hold (those they took from the pile count as
     /// held for certain).
     pub fn danger(&self, card: Card) -> f64 {
+        // A wild card fits any meld the opponent is making.
+        if self.rules.wild_bits() & CardSet::single(card).0 != 0 {
+            return 1.0;
+        }
         let mut none = 1.0;
         // Sets: at least set_min - 1 of the other cards of the rank.
         let need = usize::from(self.rules.set_min.saturating_sub(1)).max(1);
@@ -230,6 +238,7 @@ mod tests {
                         unseen: CardSet::FULL.minus(hand).minus(pile),
                         opponent_hidden: 10,
                         stock: 20,
+                        players: 2,
                     };
                     let odds = Odds::new(&rules, &seen, limit);
                     let (fast, slow) = (odds.expected(hand), searched(&odds, hand));

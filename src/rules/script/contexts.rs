@@ -84,14 +84,18 @@ const DEAL: &[Field] = &[
     f(
         "upcard",
         Ty::Str,
-        "the first upcard of the hand at this table, e.g. `\"TD\"`",
+        "the first upcard of the hand at this table, e.g. `\"TD\"` (`\"JK\"` for a joker)",
     ),
     f(
         "upcard_rank",
         Ty::Str,
-        "its rank: one of `A 2 3 4 5 6 7 8 9 T J Q K`",
+        "its rank: one of `A 2 3 4 5 6 7 8 9 T J Q K`, or `JK` for a joker",
     ),
-    f("upcard_suit", Ty::Str, "its suit: one of `C D H S`"),
+    f(
+        "upcard_suit",
+        Ty::Str,
+        "its suit: one of `C D H S`, or `\"\"` for a joker",
+    ),
     f(
         "upcard_value",
         Ty::Int,
@@ -110,7 +114,11 @@ const DEAL: &[Field] = &[
         "each seat's match total before this hand (index: seat)",
     ),
     SEATS,
-    f("hand_size", Ty::Int, "the cards dealt to each player"),
+    f(
+        "hand_size",
+        Ty::Int,
+        "the cards dealt to each player at a table of `deal.players`",
+    ),
 ];
 
 const LAYOUT: &[Field] = &[
@@ -123,7 +131,7 @@ const TABLE: &[Field] = &[
     f(
         "players",
         Ty::Ints,
-        "`[first to act, dealer's role]`: `players[0]` is offered the upcard first",
+        "2 to 4 seats in turn order: `players[0]` is offered the upcard first, the last plays the dealer's role",
     ),
 ];
 
@@ -149,12 +157,21 @@ const GAME: &[Field] = &[
 const RESULT: &[Field] = &[
     f("table", Ty::Int, "the table, from 0"),
     f("dealer", Ty::Int, "the seat that dealt it"),
-    f("players", Ty::Ints, "`[first to act, dealer's role]`"),
+    f(
+        "players",
+        Ty::Ints,
+        "the table's seats in turn order, the dealer's role last",
+    ),
     f("outcome", Ty::Str, OUTCOMES),
     f(
         "winner",
         Ty::IntOrUnit,
         "the seat that scored; `()` for a wash or a dead hand",
+    ),
+    f(
+        "loser",
+        Ty::IntOrUnit,
+        "the seat the winner scored against; `()` for a wash or a dead hand. At a table of three or four each opponent of the knocker has a result of its own",
     ),
     f(
         "side",
@@ -312,10 +329,10 @@ pub const CONTEXTS: [HookContext; HookPoint::COUNT] = [
         default: f(
             "default",
             Ty::Maps(TABLE),
-            "one table: with two seats the dealer in the dealer's role and the other first; with more, the dealer deals to the next two seats and sits out",
+            "one table of `deal.players`: when every seat plays, in turn order from the dealer's left with the dealer last; with more seats, the dealer deals to the next seats and sits out",
         ),
-        returns: "the tables of the deal: an array of `#{dealer, players}`; a seat at no table sits the deal out",
-        checks: "1 to seats / 2 tables (at least one); seats that exist; two different players per table; no seat at two tables",
+        returns: "the tables of the deal: an array of `#{dealer, players}`, each table 2 to 4 players in turn order (the first offered the upcard first, the last in the dealer's role); a seat at no table sits the deal out",
+        checks: "1 to seats / 2 tables (at least one); seats that exist; 2 to 4 different players per table; no seat at two tables",
     },
     HookContext {
         point: HookPoint::ScoreHand,
@@ -328,7 +345,11 @@ pub const CONTEXTS: [HookContext; HookPoint::COUNT] = [
             ),
             f("table", Ty::Int, "the table, from 0"),
             f("dealer", Ty::Int, "the seat that dealt it"),
-            f("players", Ty::Ints, "`[first to act, dealer's role]`"),
+            f(
+                "players",
+                Ty::Ints,
+                "the table's seats in turn order, the dealer's role last",
+            ),
             SEATS,
             f(
                 "outcome",
@@ -339,6 +360,11 @@ pub const CONTEXTS: [HookContext; HookPoint::COUNT] = [
                 "knocker",
                 Ty::IntOrUnit,
                 "the seat that knocked or went gin; `()` for a dead hand",
+            ),
+            f(
+                "opponent",
+                Ty::IntOrUnit,
+                "the knocker's opponent this score is for (at a table of three or four the hook is called once per opponent, in turn order from the knocker's left); `()` for a dead hand",
             ),
             f(
                 "knock_limit",
@@ -376,7 +402,7 @@ pub const CONTEXTS: [HookContext; HookPoint::COUNT] = [
             "the plain data's score: `base` (the deadwood difference, or the opponent's deadwood for gin) and the gin, big gin or undercut bonus as parts",
         ),
         returns: "`()` for the default, or a map of the keys to change: `#{parts: ctx[\"default\"].parts + [[\"knock bonus\", 10]]}`, `#{wash: true}`, `#{winner: 1, boxes: 2}`; a part is `[name, points]` or `#{name, points}`, and the points a multiplier above 1 adds are shown as a part of their own",
-        checks: "keys `winner`, `parts`, `multiplier`, `boxes`, `wash` only; the winner a player of the table; each part's points from -1000000 to 1000000 and its name 1 to 60 characters; the total (parts times multiplier) from 0 to 1000000; the multiplier from 1 to 1000; boxes from 0 to 100; a wash scores nothing; a dead hand stays dead",
+        checks: "keys `winner`, `parts`, `multiplier`, `boxes`, `wash` only; the winner the knocker or `opponent` (for a dead hand, a player of the table); each part's points from -1000000 to 1000000 and its name 1 to 60 characters; the total (parts times multiplier) from 0 to 1000000; the multiplier from 1 to 1000; boxes from 0 to 100; a wash scores nothing; a dead hand stays dead",
     },
     HookContext {
         point: HookPoint::RecordResult,

@@ -13,6 +13,7 @@ use crate::engine::hooks::{
     MAX_HAND_BOXES, MatchLayout, RecordInfo, ScoreEntry, ScorePart, SeatingInfo, TableSeating,
     check_entries, check_seating, default_entries, default_next_dealer, default_seating,
 };
+use crate::role::{ByRole, MAX_PLAYERS, MIN_PLAYERS};
 use crate::ruleset::Ruleset;
 use crate::seat::{Seat, Side};
 
@@ -252,7 +253,7 @@ impl Hooks for ScriptHooks {
 
     fn seating(&self, info: &SeatingInfo) -> Result<Vec<TableSeating>, HookError> {
         let point = HookPoint::Seating;
-        let default = default_seating(info.seats, info.dealer);
+        let default = default_seating(info.seats, info.players, info.dealer);
         let ctx = || SeatingContext {
             seats: info.seats,
             dealer: info.dealer,
@@ -279,23 +280,21 @@ impl Hooks for ScriptHooks {
                     "a table's players",
                     field(point, "a table", &m, "players")?.clone(),
                 )?;
-                let [a, b] = players.as_slice() else {
+                let seated = players
+                    .iter()
+                    .map(|p| as_seat(point, "a player", p, info.seats))
+                    .collect::<Result<Vec<Seat>, HookError>>()?;
+                let Some(players) = ByRole::from_slice(&seated) else {
                     return Err(hook_error(
                         point,
                         format!(
-                            "a table has two players; the hook returned {}: {}",
+                            "a table has {MIN_PLAYERS} to {MAX_PLAYERS} players; the hook returned {}: {}",
                             players.len(),
                             shown_array(&players)
                         ),
                     ));
                 };
-                Ok(TableSeating {
-                    dealer,
-                    players: [
-                        as_seat(point, "a player", a, info.seats)?,
-                        as_seat(point, "a player", b, info.seats)?,
-                    ],
-                })
+                Ok(TableSeating { dealer, players })
             })
             .collect::<Result<Vec<_>, HookError>>()?;
         check_seating(&tables, info.seats).map_err(|e| hook_error(point, e))?;
@@ -311,6 +310,7 @@ impl Hooks for ScriptHooks {
             seats: self.ruleset.seats,
             outcome: info.outcome,
             knocker: info.knocker,
+            opponent: info.opponent,
             knock_limit: info.knock_limit,
             upcard: info.upcard,
             stock: info.stock,

@@ -209,6 +209,8 @@ static WORDS: LazyLock<Words> = LazyLock::new(|| {
         .map(|r| rule_name(r).into()),
         cards: (0..64)
             .map(|bit| match Card::from_bit(bit) {
+                // A joker has no rank and no suit: its rank reads "JK", its suit "".
+                Some(card) if card.is_joker() => ["JK".into(), "JK".into(), "".into()],
                 Some(card) => [
                     card.to_string().into(),
                     card.rank().char().to_string().into(),
@@ -281,11 +283,14 @@ impl DealConstants {
                 })
                 .collect(),
             seats: rules.seats,
-            hand_size: rules.hand_size,
+            hand_size: rules.hand_size_at(usize::from(rules.table_players)),
             max_knock_limit: i64::from(
                 rules
                     .melds
-                    .max_deadwood(usize::from(rules.hand_size))
+                    .max_deadwood(
+                        usize::from(rules.hand_size_at(usize::from(rules.table_players))),
+                        rules.jokers,
+                    )
                     .min(255),
             ),
         }
@@ -373,7 +378,7 @@ impl Object for SeatingContext {
 fn seating_map(t: &TableSeating) -> Dynamic {
     let mut m = Map::new();
     m.insert("dealer".into(), int(t.dealer));
-    m.insert("players".into(), seats(&t.players));
+    m.insert("players".into(), seats(t.players.as_slice()));
     m.into()
 }
 
@@ -576,11 +581,14 @@ impl Object for ResultOf {
     const FIELDS: Fields<Self> = &[
         ("table", |r| r.read(|r| int(r.table))),
         ("dealer", |r| r.read(|r| int(r.seating.dealer))),
-        ("players", |r| r.read(|r| seats(&r.seating.players))),
+        ("players", |r| {
+            r.read(|r| seats(r.seating.players.as_slice()))
+        }),
         ("outcome", |r| r.read(|r| outcome_word(r.outcome))),
         ("winner", |r| {
             r.read(|r| r.winner.map_or(Dynamic::UNIT, int))
         }),
+        ("loser", |r| r.read(|r| r.loser.map_or(Dynamic::UNIT, int))),
         ("side", |o| {
             o.read(|r| {
                 r.winner
@@ -623,6 +631,7 @@ pub(super) struct HandContext {
     pub seats: u8,
     pub outcome: HandOutcome,
     pub knocker: Option<Seat>,
+    pub opponent: Option<Seat>,
     pub knock_limit: Option<u8>,
     pub upcard: Card,
     pub stock: u32,
@@ -641,10 +650,11 @@ impl Object for HandContext {
         ("hand_number", |c| int(c.hand_number)),
         ("table", |c| int(c.table)),
         ("dealer", |c| int(c.seating.dealer)),
-        ("players", |c| seats(&c.seating.players)),
+        ("players", |c| seats(c.seating.players.as_slice())),
         ("seats", |c| int(c.seats)),
         ("outcome", |c| outcome_word(c.outcome)),
         ("knocker", |c| c.knocker.map_or(Dynamic::UNIT, int)),
+        ("opponent", |c| c.opponent.map_or(Dynamic::UNIT, int)),
         ("knock_limit", |c| c.knock_limit.map_or(Dynamic::UNIT, int)),
         ("upcard", |c| card_word(c.upcard, 0)),
         ("stock", |c| int(c.stock)),
