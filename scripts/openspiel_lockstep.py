@@ -621,11 +621,15 @@ def report(args, results, broken, mismatched, seconds):
                 f"| matches to {args.target} won by gin-rules, {name} | {won} of {n}: "
                 f"{won / n:.1%} (95 % [{lo:.1%}, {hi:.1%}]) |"
             )
+    # Where the points come from: each outcome's hands and the gin-rules bot's points in them
+    # (gin-rules' scoring), in total and as a share of a hand over all hands.
     outcomes = {}
     for r in results:
         key = r["outcome"] if r["winner"] is None else f"{r['winner']} {r['outcome']}"
-        outcomes[key] = outcomes.get(key, 0) + 1
-    print(f"| outcomes | {', '.join(f'{k} {v}' for k, v in sorted(outcomes.items()))} |")
+        count, points = outcomes.get(key, (0, 0))
+        outcomes[key] = (count + 1, points + r["gr"])
+    for key, (count, points) in sorted(outcomes.items()):
+        print(f"| outcome: {key} | {count} hands, {points:+d} points ({points / hands:+.2f} a hand) |")
     print(f"| wall time | {seconds:.0f} s ({seconds / played:.2f} s a hand) |")
 
 

@@ -3,8 +3,8 @@
 //! times over from what its seat has seen, and plays each guess to the end of the hand for each
 //! choice worth weighing (`strong`'s, the knock that leaves the least deadwood, the discards that
 //! leave the least), both players then drawing, discarding and going out the plain way; it plays
-//! the choice that scores most on average. Two players a table only: at a larger table it plays
-//! as `strong`.
+//! the choice that scores most on average. Two players a table without jokers or wild cards only:
+//! elsewhere it plays as `strong`.
 
 mod rollout;
 mod worlds;
@@ -27,10 +27,12 @@ const WORLDS: usize = 48;
 const OTHER_DISCARDS: usize = 2;
 
 pub fn decide(rules: &Ruleset, view: &SeatView, first: &Action) -> Decision {
-    let base = strong::decide(rules, view, first);
-    if view.players.len() != 1 {
-        return base;
+    // Guesses and playouts know two players and a deck without jokers or wild cards.
+    if view.players.len() != 1 || rules.jokers > 0 || rules.melds.wilds.is_some() {
+        return strong::decide(rules, view, first);
     }
+    let seen = Seen::of(view);
+    let base = strong::decide_defending(rules, view, first, worlds::defend(rules, view, &seen));
     match view.phase {
         "discard" => discard(rules, view, &base).unwrap_or(base),
         _ => base,
@@ -83,21 +85,30 @@ fn discard(rules: &Ruleset, view: &SeatView, base: &Decision) -> Option<Decision
         return Some(base.clone());
     }
     let worlds = worlds::guess(rules, view, &seen, WORLDS)?;
-    let play = Play {
-        rules,
-        knock_limit: view.knock_limit,
-    };
+    // Playing on is played out knocking as soon as the limit allows, and again knocking at half
+    // of it: the better of the two is what playing on is worth.
+    let half = view.knock_limit.map(|l| l / 2);
+    let modes: &[Option<u8>] = if std::env::var_os("EXPERT_NOHALF").is_some() { &[view.knock_limit][..] } else { &[view.knock_limit, half][..] };
     let weighed: Vec<Weighed> = candidates
         .iter()
         .map(|&action| {
-            let total: i64 = worlds
+            let points = modes
                 .iter()
-                .map(|w| i64::from(play_out(&play, w, seen.hand, action)))
-                .sum();
-            Weighed {
-                action,
-                points: total as f64 / worlds.len() as f64,
-            }
+                .map(|&mine| {
+                    let play = Play {
+                        rules,
+                        knock_limit: view.knock_limit,
+                        mine,
+                    };
+                    let total: i64 = worlds
+                        .iter()
+                        .map(|w| i64::from(play_out(&play, w, seen.hand, action)))
+                        .sum();
+                    total as f64 / worlds.len() as f64
+                })
+                .take(if matches!(action.kind, ActionKind::Discard { .. }) { modes.len() } else { 1 })
+                .fold(f64::NEG_INFINITY, f64::max);
+            Weighed { action, points }
         })
         .collect();
     // The first (strong's choice) wins ties.

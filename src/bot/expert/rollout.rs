@@ -28,6 +28,9 @@ pub struct Play<'a> {
     pub rules: &'a Ruleset,
     /// The most deadwood a knock may leave this hand (`None`: only gin goes out).
     pub knock_limit: Option<u8>,
+    /// The most deadwood the seat knocks with in the playout (at most `knock_limit`): lower, it
+    /// plays on for a lower count, as an opponent who knocks early may be undercut.
+    pub mine: Option<u8>,
 }
 
 /// How a player's turn ends.
@@ -52,7 +55,12 @@ impl Play<'_> {
             } else {
                 (&mut w.theirs, w.mine)
             };
-            match self.turn(hand, &mut w.stock, &mut w.top) {
+            let limit = if mine_to_play {
+                self.mine
+            } else {
+                self.knock_limit
+            };
+            match self.turn(hand, &mut w.stock, &mut w.top, limit) {
                 Turn::Dead => return 0,
                 Turn::Discarded => mine_to_play = !mine_to_play,
                 Turn::Out { kept, big } => {
@@ -64,7 +72,13 @@ impl Play<'_> {
     }
 
     /// One turn of a player holding `hand` (ten cards).
-    fn turn(&self, hand: &mut CardSet, stock: &mut Vec<Card>, top: &mut Option<Card>) -> Turn {
+    fn turn(
+        &self,
+        hand: &mut CardSet,
+        stock: &mut Vec<Card>,
+        top: &mut Option<Card>,
+        limit: Option<u8>,
+    ) -> Turn {
         let reserve = usize::from(self.rules.stock_reserve);
         let at_wall = stock.len() <= reserve;
         let now = melds::least_deadwood(&self.rules.melds, *hand);
@@ -72,7 +86,7 @@ impl Play<'_> {
             let eleven = hand.with(card);
             let a = melds::analyze_discards(&self.rules.melds, eleven);
             let pick = self.pick(&a, Some(card));
-            let goes_out = pick.is_some_and(|(_, dw)| self.may_go_out(dw));
+            let goes_out = pick.is_some_and(|(_, dw)| self.may_go_out(dw, self.knock_limit));
             let wanted = pick.is_some_and(|(_, dw)| dw < now);
             let may_take = if at_wall {
                 self.rules.stock_end == StockEnd::LastDiscardToGoOut && goes_out
@@ -81,7 +95,8 @@ impl Play<'_> {
             };
             if may_take && let Some((d, dw)) = pick {
                 *top = None;
-                return self.after_draw(hand, eleven, &a, d, dw, top, stock.len(), reserve);
+                let left = (stock.len(), reserve);
+                return self.after_draw(hand, eleven, &a, (d, dw), top, left, limit);
             }
         }
         if at_wall {
@@ -95,7 +110,7 @@ impl Play<'_> {
         let Some((d, dw)) = self.pick(&a, None) else {
             return Turn::Dead;
         };
-        self.after_draw(hand, eleven, &a, d, dw, top, stock.len(), reserve)
+        self.after_draw(hand, eleven, &a, (d, dw), top, (stock.len(), reserve), limit)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -104,11 +119,10 @@ impl Play<'_> {
         hand: &mut CardSet,
         eleven: CardSet,
         a: &melds::DiscardAnalysis,
-        d: Card,
-        dw: u32,
+        (d, dw): (Card, u32),
         top: &mut Option<Card>,
-        stock_left: usize,
-        reserve: usize,
+        (stock_left, reserve): (usize, usize),
+        limit: Option<u8>,
     ) -> Turn {
         if a.big_gin && self.rules.big_gin_bonus.is_some() {
             return Turn::Out {
@@ -116,7 +130,7 @@ impl Play<'_> {
                 big: true,
             };
         }
-        if self.may_go_out(dw) {
+        if self.may_go_out(dw, limit) {
             return Turn::Out {
                 kept: eleven.without(d),
                 big: false,
@@ -130,8 +144,8 @@ impl Play<'_> {
         Turn::Discarded
     }
 
-    fn may_go_out(&self, deadwood: u32) -> bool {
-        deadwood == 0 || self.knock_limit.is_some_and(|l| deadwood <= u32::from(l))
+    fn may_go_out(&self, deadwood: u32, limit: Option<u8>) -> bool {
+        deadwood == 0 || limit.is_some_and(|l| deadwood <= u32::from(l))
     }
 
     /// The discard that leaves the least deadwood (the costliest card on a tie), never `taken`
@@ -179,6 +193,7 @@ mod tests {
         Play {
             rules,
             knock_limit: Some(10),
+            mine: Some(10),
         }
     }
 
