@@ -1,10 +1,8 @@
 //! One bot decision per level, on typical mid-hand views (standard rules): half of them a draw
-//! (take the upcard or discard, or draw blind), half a discard after drawing. Then the tail of
-//! `strong` and `expert`: one decision on each of 1 000 views, timed one by one.
+//! (take the upcard or discard, or draw blind), half a discard after drawing.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
 
 use gin_rules::bot::{self, Level};
 use gin_rules::engine::hooks::NoHooks;
@@ -65,47 +63,18 @@ fn decisions(c: &mut Criterion) {
             })
         });
     }
-    // `strong` and `expert` on each kind of turn alone: choosing a draw, and choosing a discard
-    // (or a knock).
-    for level in [Level::Strong, Level::Expert] {
-        for phase in ["draw", "discard"] {
-            let some: Vec<&SeatView> = views.iter().filter(|v| v.phase == phase).collect();
-            let mut i = 0;
-            g.bench_function(format!("{level}, {phase} turns"), |b| {
-                b.iter(|| {
-                    i = (i + 1) % some.len();
-                    black_box(bot::decide(level, &rules, some[i]))
-                })
-            });
-        }
+    // `strong` on each kind of turn alone: choosing a draw, and choosing a discard (or a knock).
+    for phase in ["draw", "discard"] {
+        let some: Vec<&SeatView> = views.iter().filter(|v| v.phase == phase).collect();
+        let mut i = 0;
+        g.bench_function(format!("strong, {phase} turns"), |b| {
+            b.iter(|| {
+                i = (i + 1) % some.len();
+                black_box(bot::decide(Level::Strong, &rules, some[i]))
+            })
+        });
     }
     g.finish();
-    tail(&rules);
-}
-
-/// The slowest decisions, which criterion's means hide: each level timed once on each of 1 000
-/// views, the 50th, 99th percentile and the worst printed.
-fn tail(rules: &Ruleset) {
-    let views = views(rules, 1000);
-    for level in [Level::Strong, Level::Expert] {
-        let mut times: Vec<Duration> = views
-            .iter()
-            .map(|v| {
-                let start = Instant::now();
-                black_box(bot::decide(level, rules, v));
-                start.elapsed()
-            })
-            .collect();
-        times.sort();
-        let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
-        println!(
-            "bot decision tail/{level}: p50 {:?}, p99 {:?}, max {:?} over {} views",
-            at(0.5),
-            at(0.99),
-            at(1.0),
-            times.len()
-        );
-    }
 }
 
 criterion_group!(benches, decisions);

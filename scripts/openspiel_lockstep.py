@@ -478,7 +478,7 @@ class Hand:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hands", type=int, default=200, help="hands to play (each deck is played twice)")
-    ap.add_argument("--level", choices=["random", "basic", "strong", "expert"], default="strong")
+    ap.add_argument("--level", choices=["random", "basic", "strong"], default="strong")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--server", help="URL of a running gin-rules server")
     ap.add_argument("--bin", help="gin-rules binary to start (when no --server)")

@@ -8,9 +8,7 @@ use serde::{Deserialize, Serialize};
 /// How well a bot plays: `random` draws and discards at random and goes out whenever it can;
 /// `basic` takes a discard that lowers its deadwood, discards its costliest card and knocks as soon
 /// as it may; `strong` counts the cards it has seen, values draws and discards by the melds still
-/// possible, keeps back cards the opponent wants and weighs knocking now against playing on;
-/// `expert` plays as `strong` but, whenever it may knock, plays knocking and its best discards
-/// out over many guesses of the cards it cannot see and keeps the choice that scores most.
+/// possible, keeps back cards the opponent wants and weighs knocking now against playing on.
 #[derive(
     Clone,
     Copy,
@@ -37,21 +35,16 @@ pub enum Level {
     /// Counts the cards it has seen, values draws and discards by the melds still possible, keeps
     /// cards the opponent wants, and weighs knocking now against playing on.
     Strong,
-    /// Plays as `strong`; whenever it may knock, plays knocking and its best discards out over
-    /// many guesses of the cards it cannot see and keeps the choice that scores most (two players
-    /// a table; at a larger table it plays as `strong`).
-    Expert,
 }
 
 impl Level {
-    pub const ALL: [Level; 4] = [Level::Random, Level::Basic, Level::Strong, Level::Expert];
+    pub const ALL: [Level; 3] = [Level::Random, Level::Basic, Level::Strong];
 
     pub fn name(self) -> &'static str {
         match self {
             Level::Random => "random",
             Level::Basic => "basic",
             Level::Strong => "strong",
-            Level::Expert => "expert",
         }
     }
 }
@@ -64,7 +57,7 @@ impl fmt::Display for Level {
 
 /// A level name that is not a level.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not a bot level (random, basic, strong or expert)")]
+#[error("{0:?} is not a bot level (random, basic or strong)")]
 pub struct UnknownLevel(pub String);
 
 impl FromStr for Level {

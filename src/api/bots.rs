@@ -42,7 +42,7 @@ pub fn parse_bots(
             })?;
         let level: Level = level.parse().map_err(|e: bot::UnknownLevel| {
             ApiError::UnknownLevel(format!(
-                "bots: seat {seat}: {:?} is not a bot level: random, basic, strong or expert",
+                "bots: seat {seat}: {:?} is not a bot level: random, basic or strong",
                 crate::rules::limits::shown(&e.0)
             ))
         })?;
@@ -119,7 +119,7 @@ pub struct SuggestRequest {
     #[schema(value_type = u8, example = 0)]
     #[serde(deserialize_with = "crate::whole_number::u8")]
     pub seat: Seat,
-    /// How well the suggesting bot plays: `random`, `basic`, `strong` or `expert`.
+    /// How well the suggesting bot plays: `random`, `basic` or `strong`.
     #[schema(value_type = Level, example = "strong")]
     pub level: String,
 }
@@ -171,7 +171,7 @@ fn advise_in(
     app.audience(key, &state, seat)?;
     let level: Level = level.parse().map_err(|e: bot::UnknownLevel| {
         ApiError::UnknownLevel(format!(
-            "{:?} is not a bot level: random, basic, strong or expert",
+            "{:?} is not a bot level: random, basic or strong",
             crate::rules::limits::shown(&e.0)
         ))
     })?;

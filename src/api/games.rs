@@ -71,7 +71,7 @@ pub struct NewGameRequest {
     #[schema(value_type = Option<u8>, example = 0)]
     #[serde(default, deserialize_with = "crate::whole_number::option_u8")]
     pub as_seat: Option<Seat>,
-    /// Seats the server plays (seat number → level `random`, `basic`, `strong` or `expert`). Whenever bots
+    /// Seats the server plays (seat number → level `random`, `basic` or `strong`). Whenever bots
     /// are to act, the server plays them within the same request, from their own seat's view, so
     /// every answer comes back with a human seat to act (or between hands, or the match over);
     /// `events` include the bots' actions. At least one seat must be left to a human. With seat

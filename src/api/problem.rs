@@ -88,7 +88,7 @@ problem_codes! {
     UnknownSeat = "unknown-seat", UNPROCESSABLE_ENTITY, "No such seat in this game",
         "a seat the game does not have (also a `bots` key)";
     UnknownLevel = "unknown-level", UNPROCESSABLE_ENTITY, "No bot level of that name",
-        "a bot level that is not `random`, `basic`, `strong` or `expert`";
+        "a bot level that is not `random`, `basic` or `strong`";
     NoHumanSeat = "no-human-seat", UNPROCESSABLE_ENTITY, "Every seat is a bot",
         "`bots` names every seat of the game";
     BotSeat = "bot-seat", UNPROCESSABLE_ENTITY, "That seat is played by a bot",

@@ -1,10 +1,9 @@
-//! Bots at four levels, each deciding from one seat's view alone (never the stock order or an
-//! opponent's unseen cards): `random`, `basic`, `strong` and `expert`. Every rule they need comes from the
+//! Bots at three levels, each deciding from one seat's view alone (never the stock order or an
+//! opponent's unseen cards): `random`, `basic` and `strong`. Every rule they need comes from the
 //! `Ruleset`, so they play any built-in or authored ruleset and every form.
 
 mod autoplay;
 mod basic;
-mod expert;
 mod random;
 mod seen;
 mod strong;
@@ -36,7 +35,6 @@ pub fn decide(level: Level, rules: &Ruleset, view: &SeatView) -> Option<Decision
         Level::Random => random::decide(view, first),
         Level::Basic => basic::decide(rules, view, first),
         Level::Strong => strong::decide(rules, view, first),
-        Level::Expert => expert::decide(rules, view, first),
     })
 }
 

@@ -13,9 +13,8 @@ use crate::ruleset::{Ruleset, StockEnd};
 
 use super::Decision;
 use super::seen::{Options, Seen, list, plain_why};
-pub(super) use knock::guesses;
-use knock::{KnockOdds, knock_odds};
-pub(super) use odds::Odds;
+use knock::{KnockOdds, guesses, knock_odds};
+use odds::Odds;
 
 /// Deadwood points a discard costs per unit of chance that the opponent can meld it (midway
 /// through the stock; less early, more late).
@@ -27,18 +26,6 @@ const DISCARDS_PER_DRAW: usize = 2;
 const PLAY_ON_KEEPS: f64 = 0.5;
 
 pub fn decide(rules: &Ruleset, view: &SeatView, first: &Action) -> Decision {
-    decide_defending(rules, view, first, 0.0)
-}
-
-/// [`decide`], with the hands it keeps valued a share `defend` (0 to 1) by their deadwood now
-/// rather than by what they can expect after the next draw: the chance that the opponent goes out
-/// before this seat draws again.
-pub(super) fn decide_defending(
-    rules: &Ruleset,
-    view: &SeatView,
-    first: &Action,
-    defend: f64,
-) -> Decision {
     let seen = Seen::of(view);
     let options = Options::of(view);
     let odds = Odds::new(&rules.melds, &seen, view.knock_limit);
@@ -48,7 +35,6 @@ pub(super) fn decide_defending(
         seen,
         odds,
         options,
-        defend: defend.clamp(0.0, 1.0),
     };
     let picked = match view.phase {
         "upcard_offer" | "draw" => bot.draw(),
@@ -70,8 +56,6 @@ struct Strong<'a> {
     seen: Seen,
     odds: Odds<'a>,
     options: Options<'a>,
-    /// The share of a kept hand's value that is its deadwood now (see [`decide_defending`]).
-    defend: f64,
 }
 
 /// One way to keep ten cards: discard `card`, then expect `expected` deadwood after the next draw.
@@ -90,17 +74,6 @@ impl Keep {
 }
 
 impl Strong<'_> {
-    /// What the ten cards `hand` are worth kept (lower is better, in `eval` values): the deadwood
-    /// they can expect after the next draw, and a share `defend` of their deadwood now.
-    fn value(&self, hand: CardSet) -> f64 {
-        let expected = self.odds.expected(hand);
-        if self.defend <= 0.0 {
-            return expected;
-        }
-        let now = f64::from(melds::least_deadwood(&self.odds.eval, hand));
-        (1.0 - self.defend) * expected + self.defend * now
-    }
-
     /// Weight of the opponent's interest: it grows as the hand goes on and they near going out.
     fn danger_weight(&self) -> f64 {
         let first_stock = self.seen.first_stock(self.rules).max(1);
@@ -115,7 +88,7 @@ impl Strong<'_> {
         allowed
             .map(|card| Keep {
                 card,
-                expected: self.value(hand.without(card)),
+                expected: self.odds.expected(hand.without(card)),
                 danger: w * self.odds.danger(card),
             })
             .collect()
@@ -173,7 +146,7 @@ impl Strong<'_> {
             return f64::from(melds::least_deadwood(&self.rules.melds, hand));
         }
         let w = self.danger_weight();
-        let as_is = self.value(hand);
+        let as_is = self.odds.expected(hand);
         let mut total = 0.0;
         for &c in unseen {
             let eleven = hand.with(c);
@@ -184,7 +157,7 @@ impl Strong<'_> {
             for &(d, _) in after.iter().take(DISCARDS_PER_DRAW) {
                 let keep = Keep {
                     card: d,
-                    expected: self.value(eleven.without(d)),
+                    expected: self.odds.expected(eleven.without(d)),
                     danger: w * self.odds.danger(d),
                 };
                 best = best.min(keep.cost());

@@ -38,7 +38,7 @@ pub struct PlayArgs {
     /// Also load the rulesets of this directory.
     #[arg(long, value_name = "DIR")]
     pub rulesets: Option<std::path::PathBuf>,
-    /// Bot levels by seat (random, basic, strong, expert), repeated round the table when fewer than the
+    /// Bot levels by seat (random, basic, strong), repeated round the table when fewer than the
     /// seats; match i moves every level i seats on, so each plays every seat in turn.
     #[arg(long, value_delimiter = ',', default_value = "basic")]
     pub bots: Vec<Level>,

@@ -509,10 +509,10 @@ async fn bad_bots_are_refused_clearly() {
     let app = client_with(seat_key_app(&[A], false)).await;
     let cases = [
         (
-            json!({"bots": {"1": "master"}}),
+            json!({"bots": {"1": "expert"}}),
             422,
             "unknown-level",
-            "master",
+            "expert",
         ),
         (
             json!({"bots": {"2": "basic"}}),

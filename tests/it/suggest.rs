@@ -70,7 +70,7 @@ async fn suggest_refuses_what_it_cannot_answer() {
             "not-your-turn",
         ),
         (
-            json!({"state": state, "seat": to_act, "level": "master"}),
+            json!({"state": state, "seat": to_act, "level": "expert"}),
             422,
             "unknown-level",
         ),

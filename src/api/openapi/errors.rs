@@ -65,7 +65,7 @@ pub fn example_error(code: P) -> Option<ApiError> {
         ),
         P::UnknownLevel | P::NoHumanSeat => {
             let bots = match code {
-                P::UnknownLevel => [("1", "master")].as_slice(),
+                P::UnknownLevel => [("1", "expert")].as_slice(),
                 _ => &[("0", "basic"), ("1", "strong")],
             };
             let bots = bots

@@ -85,7 +85,7 @@ human seat (`seats`), `step`, `view` and `suggest` need `Authorization: Bearer <
 `seat_key` scheme), and every answer shows only what the key's seat may see. Without seat keys no \
 key is needed. A server with a replay guard refuses a state older than its game's latest (`409 \
 stale-state`).\n\n\
-Opponents: a deal may name `bots` (seat → level `random`, `basic`, `strong` or `expert`); the server then \
+Opponents: a deal may name `bots` (seat → level `random`, `basic` or `strong`); the server then \
 plays those seats within every request, from their own seat's view, until a human seat must act \
 or the match is over, and `events` include their actions. `POST /v1/games/suggest` answers what a \
 bot of a level would play for the seat to act (a hint, or an opponent a client runs itself).",
