@@ -19,6 +19,19 @@ pub struct Arrangement {
     pub deadwood: u32,
 }
 
+impl Arrangement {
+    /// `melds` (disjoint, within `hand`) and the rest of `hand` as deadwood.
+    fn of(rules: &MeldRules, hand: u64, melds: Vec<CardSet>) -> Self {
+        let covered = melds.iter().fold(0, |acc, m| acc | m.0);
+        let unmelded = CardSet(hand & !covered);
+        Arrangement {
+            melds,
+            unmelded,
+            deadwood: rules.value_of(unmelded),
+        }
+    }
+}
+
 /// An 11-card hand after drawing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiscardAnalysis {
@@ -602,13 +615,7 @@ pub fn best_arrangement(rules: &MeldRules, hand: CardSet) -> Arrangement {
             .map(|&j| CardSet(ms[j]))
             .collect::<Vec<_>>()
     });
-    let covered = melds.iter().fold(0, |acc, m| acc | m.0);
-    let unmelded = CardSet(h & !covered);
-    Arrangement {
-        melds,
-        unmelded,
-        deadwood: rules.value_of(unmelded),
-    }
+    Arrangement::of(rules, h, melds)
 }
 
 /// One search over the packings of hand `h`: for each card, the most value the melds can keep

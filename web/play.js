@@ -234,11 +234,10 @@ function eventText(e, multiTable) {
         : `${who(s)} laid off nothing${at}; deadwood ${e.deadwood}.`;
     case "hand_over": {
       if (e.outcome === "dead") return `The hand is dead${at}: nobody scores.`;
-      if (e.winner === undefined || e.winner === null) return `The hand is ${OUTCOMES[e.outcome] || e.outcome}${at}: nobody scores.`;
-      const pts = e.points[e.winner];
-      const parts = (e.parts || []).length > 1 ? ` (${partsText(e.parts)})` : "";
-      return `Hand over${at}: ${who(e.winner)} ${e.winner === G.seat ? "win" : "wins"} by ${OUTCOMES[e.outcome] || e.outcome}, ` +
-        `${pts} point${pts === 1 ? "" : "s"}${parts}.`;
+      if ((e.against || []).length) {
+        return `Hand over${at}. ${e.against.map((a) => `Against ${who(a.seat, false)}: ${pairText(a)}`).join(" ")}`;
+      }
+      return `Hand over${at}: ${pairText({ ...e, points: e.winner == null ? 0 : e.points[e.winner] })}`;
     }
     case "scored": {
       const sc = G.snap ? G.snap.scores : { totals: [] };
@@ -452,7 +451,7 @@ async function accept(text, snap) {
   }
   G.analysis = null;
   const hand = G.view ? G.view.hand : [];
-  if (analyzable(hand.length)) {
+  if (hand.length) { // the server reads the hand size of the ruleset's table
     try {
       G.analysis = JSON.parse(await call("POST", "v1/hands/analyze",
         JSON.stringify({ cards: hand, ruleset: G.ruleset.id, options: G.ruleset.options })));
@@ -470,12 +469,6 @@ async function accept(text, snap) {
   render();
   animate(snap.events);
   announce([...snap.events.map((e) => eventText(e, Object.keys(G.tables).length > 1)), turnText()[0]].join(" "));
-}
-
-// POST v1/hands/analyze takes a hand of 10 cards, or 11 after a draw (its documented request);
-// a hand of another size is shown ungrouped, with the deadwood its view states.
-function analyzable(n) {
-  return n === 10 || n === 11;
 }
 
 // ---- motion and announcements -----------------------------------------------------------------
@@ -1056,35 +1049,59 @@ function partLabel(p) {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
+// Who won how between two players, and the points: "Seat 1 wins by a knock, 2 points (Base 1 ·
+// Multiplier x2 1)."
+function pairText(a) {
+  if (a.winner == null) return `${OUTCOMES[a.outcome] || a.outcome}, nobody scores.`;
+  const parts = (a.parts || []).length > 1 ? ` (${partsText(a.parts)})` : "";
+  return `${who(a.winner)} ${a.winner === G.seat ? "win" : "wins"} by ${OUTCOMES[a.outcome] || a.outcome}, ` +
+    `${a.points} point${a.points === 1 ? "" : "s"}${parts}.`;
+}
+
 // The parts on one line: "Base 6 · Knock bonus 10".
 function partsText(parts) {
   return parts.map((p) => `${partLabel(p)} ${p.points}`).join(" · ");
 }
 
 // The hand's points in the parts the server names (the base, bonuses, what a multiplier or a
-// ruleset's hook added): they sum to the winner's points.
+// ruleset's hook added): they sum to the winner's points. At a table of three or four, a group of
+// rows for each opponent of the knocker, each with its winner.
 function scoreParts(r) {
   const table = document.createElement("table");
   table.id = "score-parts";
   const caption = document.createElement("caption");
   caption.textContent = "How the hand scored";
   table.append(caption);
-  const nobody = r.winner === undefined || r.winner === null;
-  const total = nobody ? 0 : r.points[r.winner];
-  const row = (label, value, kind) => {
+  const row = (label, value, kind, group) => {
     const tr = document.createElement("tr");
     tr.dataset.part = kind;
-    tr.dataset.value = value;
+    tr.dataset.group = group;
     const th = document.createElement("th");
-    th.scope = "row";
+    th.scope = kind === "against" ? "rowgroup" : "row";
     th.textContent = label;
-    const td = document.createElement("td");
-    td.textContent = String(value);
-    tr.append(th, td);
+    tr.append(th);
+    if (value !== null) {
+      tr.dataset.value = value;
+      const td = document.createElement("td");
+      td.textContent = String(value);
+      tr.append(td);
+    } else {
+      th.colSpan = 2;
+    }
     table.append(tr);
+    return tr;
   };
-  for (const p of r.parts || []) row(partLabel(p), p.points, "part");
-  row(nobody ? "Nobody scores" : `${who(r.winner)} ${r.winner === G.seat && !G.hotseat ? "score" : "scores"}`, total, "total");
+  const pairs = (r.against || []).length
+    ? r.against
+    : [{ winner: r.winner, parts: r.parts, points: r.winner == null ? 0 : r.points[r.winner] }];
+  pairs.forEach((a, i) => {
+    if (a.seat !== undefined) row(`Against ${who(a.seat, false)}`, null, "against", i);
+    for (const p of a.parts || []) row(partLabel(p), p.points, "part", i);
+    const nobody = a.winner == null;
+    const total = row(nobody ? "Nobody scores" : `${who(a.winner)} ${a.winner === G.seat && !G.hotseat ? "score" : "scores"}`,
+      nobody ? 0 : a.points, "total", i);
+    if (!nobody) total.dataset.winner = a.winner;
+  });
   return table;
 }
 

@@ -302,11 +302,5 @@ pub(super) fn best_arrangement(rules: &MeldRules, hand: u64) -> Arrangement {
             m
         })
         .collect();
-    let covered = melds.iter().fold(0, |a, m| a | m.0);
-    let unmelded = CardSet(hand & !covered);
-    Arrangement {
-        melds,
-        unmelded,
-        deadwood: rules.value_of(unmelded),
-    }
+    Arrangement::of(rules, hand, melds)
 }

@@ -170,12 +170,22 @@ def check_showdown(page, hand_size=10):
     check(page.locator("#result").is_visible(), "no showdown")
     sides = page.locator("#result .side")
     check(sides.count() >= 2, f"{sides.count()} sides in the showdown")
-    parts = page.locator("#score-parts tr[data-part='part']")
-    total = int(page.get_attribute("#score-parts tr[data-part='total']", "data-value"))
-    summed = sum(int(parts.nth(i).get_attribute("data-value")) for i in range(parts.count()))
-    check(summed == total, f"parts {summed} != {total}")
-    winner = page.locator("#result .side h3").all_inner_texts()
-    check(any(f", {total} point" in w for w in winner) or total == 0, f"{total} points in no side of {winner}")
+    # One group of parts per pair that scored (the knocker and each opponent at a table of three
+    # or four): each sums to its total, and each seat's totals to the points its side shows.
+    cells = page.locator("#score-parts tr").evaluate_all(
+        "(els) => els.map((e) => [e.dataset.part, e.dataset.group, e.dataset.value, e.dataset.winner])")
+    groups = {g for _, g, _, _ in cells}
+    won = {}
+    for g in groups:
+        summed = sum(int(v) for kind, h, v, _ in cells if h == g and kind == "part")
+        totals = [(int(v), w) for kind, h, v, w in cells if h == g and kind == "total"]
+        check(len(totals) == 1 and summed == totals[0][0], f"group {g}: parts {summed} != {totals}")
+        if totals[0][1] is not None:
+            won[int(totals[0][1])] = won.get(int(totals[0][1]), 0) + totals[0][0]
+    heads = dict(page.locator("#result .side").evaluate_all(
+        "(els) => els.map((e) => [Number(e.dataset.seat), e.querySelector('h3').textContent])"))
+    for seat, points in won.items():
+        check(f", {points} point" in heads.get(seat, ""), f"seat {seat} won {points}: {heads}")
     outcome = page.get_attribute("#result", "data-outcome")
     if outcome != "dead":
         # Every hand face up: each side's melds and deadwood, and the cards laid off onto the
@@ -275,8 +285,20 @@ def one_table_of_three(browser):
     held = page.locator("#hand button").count()
     check(held in (7, 8), f"{held} cards in a hand of seven")
     shot(page, "oklahoma-three-deal")
+    to_phase(page, "discard")
+    held = page.locator("#hand button").count()
+    check(held == 8, f"{held} cards in hand after drawing to a hand of seven")
+    check(page.locator("#hand button[aria-pressed='true']").count() == 1,
+          "no discard suggested in a hand of eight")
+    play_to_showdown(page)
+    check(page.locator("#result .side").count() == 3, "three hands in the showdown")
+    check_showdown(page, hand_size=7)
+    against = page.locator("#score-parts tr[data-part='against']").count()
+    check(against == 2 or page.get_attribute("#result", "data-outcome") == "dead",
+          f"the parts against each of two opponents: {against} groups")
+    shot(page, "oklahoma-three-showdown")
     no_errors(page)
-    return f"{opponents} opponents at your table, {held} cards in hand"
+    return f"{opponents} opponents at your table, showdown {page.get_attribute('#result', 'data-outcome')}"
 
 
 def four_players(browser):
