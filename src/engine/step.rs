@@ -9,7 +9,7 @@ use crate::role::Role;
 use crate::ruleset::Ruleset;
 use crate::seat::{Seat, TableNo};
 
-use super::action::{Action, ActionKind, Source};
+use super::action::{Action, ActionKind, Source, discard_named};
 use super::deal::{self, Reshuffled};
 use super::error::{IllegalAction, Overflow, StepError};
 use super::event::Event;
@@ -244,8 +244,9 @@ pub(crate) fn check(
         Phase::Discard { taken, .. } => taken,
         _ => None,
     };
-    let resolved = kind.resolve_jokers(table.hands[r], taken);
-    let kind = resolved.as_ref().unwrap_or(kind);
+    // The card a discard names: `"JK"` names a joker of the hand. Melds and lay-offs resolve
+    // their jokers as they are checked.
+    let named = |card| discard_named(table.hands[r], taken, card);
     let other = table.seat_after(r);
     let players = table.seats.len();
     let taking = |card, must_go_out| Phase::Discard {
@@ -353,7 +354,8 @@ pub(crate) fn check(
             if *must_go_out {
                 return Err(IllegalAction::MustGoOut.into());
             }
-            check_discard(rules, table.hands[r], *taken, *card)?;
+            let card = named(*card);
+            check_discard(rules, table.hands[r], *taken, card)?;
             // The stock decides what follows, and a discard leaves it as it is.
             let next = match play_rules::after_discard(rules, table) {
                 AfterDiscard::Dead => over(score::dead_result(&ctx.ending(), table)?),
@@ -366,12 +368,13 @@ pub(crate) fn check(
                     stock_only: false,
                 },
             };
-            Checked::new(r, Change::Discarded(*card), next)
+            Checked::new(r, Change::Discarded(card), next)
         }
         (Phase::Discard { taken, .. }, ActionKind::Knock { discard, melds }) => {
             let limit = table.knock_limit.ok_or(IllegalAction::NoKnocking)?;
-            check_discard(rules, table.hands[r], *taken, *discard)?;
-            let kept = table.hands[r].without(*discard);
+            let discard = named(*discard);
+            check_discard(rules, table.hands[r], *taken, discard)?;
+            let kept = table.hands[r].without(discard);
             let arrangement = arrange(rules, kept, melds.as_deref())?;
             if arrangement.deadwood > u32::from(limit) {
                 return Err(IllegalAction::OverKnockLimit {
@@ -385,17 +388,18 @@ pub(crate) fn check(
             } else {
                 Outcome::Knock
             };
-            go_out(ctx, table, r, Some(*discard), arrangement, outcome)
+            go_out(ctx, table, r, Some(discard), arrangement, outcome)
         }
         (Phase::Discard { taken, .. }, ActionKind::Gin { discard, melds }) => match discard {
             Some(discard) => {
-                check_discard(rules, table.hands[r], *taken, *discard)?;
-                let kept = table.hands[r].without(*discard);
+                let discard = named(*discard);
+                check_discard(rules, table.hands[r], *taken, discard)?;
+                let kept = table.hands[r].without(discard);
                 let arrangement = arrange(rules, kept, melds.as_deref())?;
                 if arrangement.deadwood > 0 {
                     return Err(IllegalAction::NotGin(arrangement.deadwood).into());
                 }
-                go_out(ctx, table, r, Some(*discard), arrangement, Outcome::Gin)
+                go_out(ctx, table, r, Some(discard), arrangement, Outcome::Gin)
             }
             None => {
                 if !play_rules::plays_big_gin(rules) {
@@ -563,7 +567,7 @@ fn commit(
         Change::LaidOff(laid) => events.push(*laid),
     }
     if let Phase::Over { result } = &checked.next {
-        events.push(Event::HandOver(HandResult::clone(result)));
+        events.push(Event::HandOver(result.clone()));
     }
     table.phase = checked.next;
 }
@@ -654,7 +658,7 @@ fn go_out(
     let next = if play_rules::lays_off(rules, outcome) {
         Phase::LayOff {
             seat: table.seat_after(r),
-            knock,
+            knock: Box::new(knock),
         }
     } else {
         let defenders = table
