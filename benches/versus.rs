@@ -9,7 +9,8 @@
 //!   public API as cheaply as it allows: one `best_melds` of the hand a turn, a knock offered on
 //!   every discard of deadwood that leaves the rest within the knock limit (exact for those,
 //!   though it misses the rare knock that breaks a meld of four). Solving the hand once per
-//!   discard instead costs the peer about four times as much; `steps a hand` prints both counts.
+//!   discard instead (`deadwood` of the hand less each card) costs the peer eight times as much;
+//!   the steps-a-hand line at the start still plays it, to show that the hands are alike.
 //!
 //! This engine plays each twice: keeping the log a plain state carries (`Game::deal`), and
 //! without it (`Logging::Off`), as a simulation that never sends its states out plays.

@@ -147,8 +147,8 @@ pub enum Event {
         /// The defender's deadwood after laying off.
         deadwood: u32,
     },
-    /// A hand ended: its outcome, deadwood, melds and points (boxed: every step's event is
-    /// moved into place, and this one is larger than all the others together).
+    // Boxed: every step's event is moved into place, and this one is larger than all the others.
+    /// A hand ended: its outcome, deadwood, melds and points.
     HandOver(Box<HandResult>),
     /// What the deal added to the match: `points` for `side` (a seat, or a team) in game `game`
     /// (a Hollywood column, else 0).

@@ -179,8 +179,8 @@ pub enum Phase {
         /// The defender to lay off now.
         #[schema(value_type = u8)]
         seat: Seat,
-        /// The knock being answered (boxed: a phase is copied at every step, and only this one
-        /// holds more than a few bytes).
+        // Boxed: a phase is copied at every step, and only this one holds more than a few bytes.
+        /// The knock being answered.
         knock: Box<Knock>,
     },
     /// The hand is over.

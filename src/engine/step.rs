@@ -51,6 +51,11 @@ pub(crate) fn apply(
         }
         Turn::Table(t) => t,
     };
+    if plain_turn(rules, &mut state.tables[t.index()], t, action, events) {
+        state.game = game;
+        log(state, action);
+        return Ok(());
+    }
     let ctx = TableCtx {
         rules,
         hooks,
@@ -81,6 +86,93 @@ pub(crate) fn apply(
     }
     log(state, action);
     Ok(())
+}
+
+/// Most of a hand's steps, done in place at table `t` and said in `events`: a draw that needs no
+/// reshuffle, a discard that leaves the hand going. Checked as [`check`] checks them, but
+/// without building what it decides, which costs most of such a step. False, with nothing
+/// changed, for any other action and for any of these that [`check`] refuses: the general path
+/// takes them.
+#[inline(always)]
+fn plain_turn(
+    rules: &Ruleset,
+    table: &mut Table,
+    t: TableNo,
+    action: &Action,
+    events: &mut Vec<Event>,
+) -> bool {
+    let seat = action.seat;
+    let Some(r) = table.role(seat) else {
+        return false;
+    };
+    match (&table.phase, &action.kind) {
+        (Phase::Draw { stock_only, .. }, &ActionKind::Draw { from }) => {
+            let top = match from {
+                Source::Stock
+                    if play_rules::may_draw_stock(rules, table)
+                        && !play_rules::reshuffles_before_draw(rules, table) =>
+                {
+                    table.stock.top()
+                }
+                Source::Discard if !stock_only => table.discard.top(),
+                _ => None,
+            };
+            let Some(card) = top else {
+                return false;
+            };
+            draw(table, r, from, card);
+            table.phase = Phase::Discard {
+                seat,
+                taken: (from == Source::Discard).then_some(card),
+                must_go_out: false,
+            };
+            say(
+                events,
+                Event::Drew {
+                    table: t,
+                    seat,
+                    from,
+                    card: Some(card),
+                },
+            );
+            true
+        }
+        (
+            &Phase::Discard {
+                taken,
+                must_go_out: false,
+                ..
+            },
+            &ActionKind::Discard { card },
+        ) => {
+            let card = discard_named(table.hands[r], taken, card);
+            if check_discard(rules, table.hands[r], taken, card).is_err() {
+                return false;
+            }
+            let Some(next) = going_on_after_discard(rules, table, table.seat_after(r)) else {
+                return false;
+            };
+            discard(table, r, card);
+            table.phase = next;
+            say(
+                events,
+                Event::Discarded {
+                    table: t,
+                    seat,
+                    card,
+                },
+            );
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Adds `event` to `events`, cloned into place: `push` copies it whole from the stack, in wider
+/// reads than the writes that built it, and the reads stall.
+#[inline(always)]
+fn say(events: &mut Vec<Event>, event: Event) {
+    events.extend_from_slice(std::slice::from_ref(&event));
 }
 
 /// Every table of the deal but `t` is over, so the hand ending at `t` ends the deal.
@@ -356,17 +448,9 @@ pub(crate) fn check(
             }
             let card = named(*card);
             check_discard(rules, table.hands[r], *taken, card)?;
-            // The stock decides what follows, and a discard leaves it as it is.
-            let next = match play_rules::after_discard(rules, table) {
-                AfterDiscard::Dead => over(score::dead_result(&ctx.ending(), table)?),
-                AfterDiscard::LastDiscard => Phase::LastDiscard {
-                    seat: other,
-                    passes: 0,
-                },
-                AfterDiscard::Draw => Phase::Draw {
-                    seat: other,
-                    stock_only: false,
-                },
+            let next = match going_on_after_discard(rules, table, other) {
+                Some(next) => next,
+                None => over(score::dead_result(&ctx.ending(), table)?),
             };
             Checked::new(r, Change::Discarded(card), next)
         }
@@ -472,6 +556,23 @@ pub(crate) fn check(
     }
 }
 
+/// The phase after a discard that does not go out, `other` playing next; `None` when the hand is
+/// dead. The stock decides, and a discard leaves it as it is.
+#[inline(always)]
+fn going_on_after_discard(rules: &Ruleset, table: &Table, other: Seat) -> Option<Phase> {
+    match play_rules::after_discard(rules, table) {
+        AfterDiscard::Dead => None,
+        AfterDiscard::LastDiscard => Some(Phase::LastDiscard {
+            seat: other,
+            passes: 0,
+        }),
+        AfterDiscard::Draw => Some(Phase::Draw {
+            seat: other,
+            stock_only: false,
+        }),
+    }
+}
+
 fn pile_draw(card: Card) -> Change {
     Change::Drew {
         from: Source::Discard,
@@ -534,15 +635,7 @@ fn commit(
                     cards: new.cards,
                 });
             }
-            let held = table.hands[r].put(card);
-            match from {
-                Source::Stock => table.stock.pop(),
-                Source::Discard => {
-                    table.taken[r].put(held);
-                    table.discard.pop()
-                }
-            };
-            table.turns = table.turns.saturating_add(1);
+            draw(table, r, from, card);
             events.push(Event::Drew {
                 table: t,
                 seat,
@@ -570,6 +663,19 @@ fn commit(
         events.push(Event::HandOver(result.clone()));
     }
     table.phase = checked.next;
+}
+
+/// `card` from the top of the stock or the discard pile into the hand of `r`.
+fn draw(table: &mut Table, r: Role, from: Source, card: Card) {
+    let held = table.hands[r].put(card);
+    match from {
+        Source::Stock => table.stock.pop(),
+        Source::Discard => {
+            table.taken[r].put(held);
+            table.discard.pop()
+        }
+    };
+    table.turns = table.turns.saturating_add(1);
 }
 
 fn discard(table: &mut Table, r: Role, card: Card) {

@@ -91,8 +91,8 @@ fn replay(rules: &Ruleset, hooks: &dyn Hooks, state: &State) -> Result<(), Strin
                 .into(),
         );
     };
-    let (mut played, _) =
-        deal_first(rules, hooks, new, Logging::Kept).map_err(|e| format!("the log's deal is not one: {e}"))?;
+    let (mut played, _) = deal_first(rules, hooks, new, Logging::Kept)
+        .map_err(|e| format!("the log's deal is not one: {e}"))?;
     played.bots = state.bots.clone();
     let mut events = Vec::new();
     for (n, action) in log.actions.iter().enumerate() {

@@ -761,9 +761,9 @@ mod tests {
     use crate::ruleset::{Ruleset, RulesetRef, StockEnd, Target};
     use crate::seat::Seat;
 
-    /// Actions tried by `cargo test`; `STEP_BEFORE_ACTIONS=3000000` tries more (in release:
-    /// `cargo test --release --lib step_before`).
-    const ACTIONS: u64 = 20_000;
+    /// Actions tried by `cargo test` (about two seconds); `STEP_BEFORE_ACTIONS=3000000 cargo test
+    /// --lib step_before` tries millions.
+    const ACTIONS: u64 = 100_000;
 
     /// Actions tried in one game at most, so that long matches leave room for many deals.
     const GAME_ACTIONS: u64 = 1500;
@@ -808,7 +808,12 @@ mod tests {
         .into_iter()
         .map(|r| {
             let target = Target::SingleHand;
-            (Arc::new(r), plain.clone(), RulesetRef::named("test"), target)
+            (
+                Arc::new(r),
+                plain.clone(),
+                RulesetRef::named("test"),
+                target,
+            )
         })
         .collect();
         let catalog = Catalog::builtin();
