@@ -126,15 +126,12 @@ fn plain_turn(
                 taken: (from == Source::Discard).then_some(card),
                 must_go_out: false,
             };
-            say(
-                events,
-                Event::Drew {
-                    table: t,
-                    seat,
-                    from,
-                    card: Some(card),
-                },
-            );
+            events.push(Event::Drew {
+                table: t,
+                seat,
+                from,
+                card: Some(card),
+            });
             true
         }
         (
@@ -154,25 +151,15 @@ fn plain_turn(
             };
             discard(table, r, card);
             table.phase = next;
-            say(
-                events,
-                Event::Discarded {
-                    table: t,
-                    seat,
-                    card,
-                },
-            );
+            events.push(Event::Discarded {
+                table: t,
+                seat,
+                card,
+            });
             true
         }
         _ => false,
     }
-}
-
-/// Adds `event` to `events`, cloned into place: `push` copies it whole from the stack, in wider
-/// reads than the writes that built it, and the reads stall.
-#[inline(always)]
-fn say(events: &mut Vec<Event>, event: Event) {
-    events.extend_from_slice(std::slice::from_ref(&event));
 }
 
 /// Every table of the deal but `t` is over, so the hand ending at `t` ends the deal.
