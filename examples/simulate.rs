@@ -63,7 +63,7 @@ fn play_hand(seed: u64) -> Result<Hand, Box<dyn Error>> {
         let stepped = game.step(&decision.action)?;
         for event in stepped.events {
             if let Event::HandOver(r) = event {
-                result = Some(r);
+                result = Some(*r);
             }
         }
         game = stepped.game;

@@ -378,12 +378,14 @@ impl CardSet {
         self.0 & (1 << card.bit()) != 0
     }
 
+    #[inline]
     pub fn insert(&mut self, card: Card) -> bool {
         let had = self.contains(card);
         self.0 |= 1 << card.bit();
         !had
     }
 
+    #[inline]
     pub fn remove(&mut self, card: Card) -> bool {
         let had = self.contains(card);
         self.0 &= !(1 << card.bit());
@@ -433,6 +435,7 @@ impl CardSet {
 
     /// The card of this set that `card` names: a joker names a joker the set holds, whichever
     /// (the two are alike to a player); any other card names itself.
+    #[inline]
     pub fn resolve(self, card: Card) -> Card {
         if card.is_joker()
             && !self.contains(card)
@@ -445,6 +448,7 @@ impl CardSet {
 
     /// The card `card` is once added: a joker is added as the first joker the set lacks, so a set
     /// built by adding names its jokers from the first.
+    #[inline]
     pub fn free(self, card: Card) -> Card {
         if card.is_joker() {
             CardSet::JOKERS.minus(self).first().unwrap_or(card)
@@ -467,6 +471,7 @@ impl CardSet {
     }
 
     /// Adds `card` as [`CardSet::insert_read`] does and returns the card as the set holds it.
+    #[inline]
     pub fn put(&mut self, card: Card) -> Card {
         let held = self.free(card);
         self.insert(held);

@@ -83,6 +83,7 @@ impl<T: Copy + Default> ByRole<T> {
 
 impl<T> ByRole<T> {
     /// How many players the table seats.
+    #[inline]
     pub fn len(&self) -> usize {
         usize::from(self.len)
     }
@@ -93,11 +94,13 @@ impl<T> ByRole<T> {
     }
 
     /// The values, the first to act's first.
+    #[inline]
     pub fn as_slice(&self) -> &[T] {
         &self.values[..self.len()]
     }
 
     /// Every position, in turn order.
+    #[inline]
     pub fn roles(&self) -> impl Iterator<Item = Role> + use<T> {
         (0..self.len).map(Role)
     }
@@ -108,6 +111,7 @@ impl<T> ByRole<T> {
     }
 
     /// The position after `role` round the table.
+    #[inline]
     pub fn next(&self, role: Role) -> Role {
         Role((role.0 + 1) % self.len.max(1))
     }
@@ -119,6 +123,7 @@ impl<T> ByRole<T> {
     }
 
     /// The position whose value satisfies `f`, the first to act's tried first.
+    #[inline]
     pub fn find(&self, mut f: impl FnMut(&T) -> bool) -> Option<Role> {
         self.roles().find(|&r| f(&self[r]))
     }
@@ -155,12 +160,14 @@ impl<T: PartialEq, const N: usize> PartialEq<[T; N]> for ByRole<T> {
 impl<T> Index<Role> for ByRole<T> {
     type Output = T;
 
+    #[inline]
     fn index(&self, role: Role) -> &T {
         &self.as_slice()[role.index()]
     }
 }
 
 impl<T> IndexMut<Role> for ByRole<T> {
+    #[inline]
     fn index_mut(&mut self, role: Role) -> &mut T {
         let len = self.len();
         &mut self.values[..len][role.index()]

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::bot::{self, Level};
 use crate::engine::hooks::Hooks;
-use crate::engine::{Event, Game, NewGame, Outcome};
+use crate::engine::{Event, Game, Logging, NewGame, Outcome};
 use crate::role::ByRole;
 use crate::ruleset::{Ruleset, RulesetRef, Target};
 use crate::seat::{Seat, TableNo};
@@ -196,7 +196,8 @@ pub fn simulate_levels(
     for g in 0..games {
         let mut game = NewGame::seeded(reference.clone(), seed.wrapping_add(g));
         game.target = Some(target.unwrap_or(Target::SingleHand));
-        let dealt = Game::deal(rules, hooks, game)?;
+        // A simulation: no state leaves it, so none needs the log that proves a plain state.
+        let dealt = Game::deal_with(rules, hooks, game, Logging::Off)?;
         let mut state = dealt.game;
         let mut recorded: Vec<Vec<i64>> = Vec::new();
         let mut hand_steps = 0u64;

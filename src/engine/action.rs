@@ -190,34 +190,13 @@ impl From<LayOff> for LayOffCard {
     }
 }
 
-impl ActionKind {
-    /// The action with the joker it discards named as one `hand` holds (`"JK"` names either
-    /// joker; with both in hand, the one not `taken` this turn); `None` when nothing changes.
-    /// Melds and lay-offs resolve their jokers as they are checked.
-    pub(crate) fn resolve_jokers(&self, hand: CardSet, taken: Option<Card>) -> Option<ActionKind> {
-        let pool = match taken {
-            Some(t) if t.is_joker() && hand.intersect(CardSet::JOKERS).len() == 2 => {
-                hand.without(t)
-            }
-            _ => hand,
-        };
-        let named = |c: Card| Some(pool.resolve(c)).filter(|&h| h.bit() != c.bit());
-        match self {
-            ActionKind::Discard { card } => Some(ActionKind::Discard {
-                card: named(*card)?,
-            }),
-            ActionKind::Knock { discard, melds } => Some(ActionKind::Knock {
-                discard: named(*discard)?,
-                melds: melds.clone(),
-            }),
-            ActionKind::Gin {
-                discard: Some(d),
-                melds,
-            } => Some(ActionKind::Gin {
-                discard: Some(named(*d)?),
-                melds: melds.clone(),
-            }),
-            _ => None,
-        }
-    }
+/// The card of `hand` that a discard of `card` names: a joker names a joker the hand holds
+/// (`"JK"` names either; with both in hand, the one not `taken` this turn); any other card names
+/// itself.
+pub(crate) fn discard_named(hand: CardSet, taken: Option<Card>, card: Card) -> Card {
+    let pool = match taken {
+        Some(t) if t.is_joker() && hand.intersect(CardSet::JOKERS).len() == 2 => hand.without(t),
+        _ => hand,
+    };
+    pool.resolve(card)
 }

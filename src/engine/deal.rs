@@ -207,8 +207,9 @@ pub(crate) struct Dealt {
 pub(crate) fn dealt(deck: &[Card], n: usize, players: usize) -> Option<Dealt> {
     let upcard = deck.get(players * n)?.alike();
     let mut hands = ByRole::filled(players, CardSet::EMPTY);
-    let roles: Vec<Role> = hands.roles().collect();
-    for (&c, &role) in deck.iter().take(players * n).zip(roles.iter().cycle()) {
+    let table = hands;
+    let round = std::iter::repeat_with(|| table.roles()).flatten();
+    for (&c, role) in deck.iter().take(players * n).zip(round) {
         hands[role].put(c);
     }
     let mut stock = Pile::new();
@@ -328,8 +329,6 @@ pub(crate) fn deal_all(
     dealer: Seat,
     decks: &[Vec<Card>],
 ) -> Result<Vec<Event>, DealError> {
-    let mut tables = Vec::new();
-    let mut events = Vec::new();
     let seated = seating(
         rules,
         hooks,
@@ -337,6 +336,8 @@ pub(crate) fn deal_all(
         dealer,
         state.deal_number,
     )?;
+    let mut tables = Vec::with_capacity(seated.len());
+    let mut events = Vec::with_capacity(seated.len());
     for (t, seat) in TableNo::all(seated.len()).zip(seated) {
         let (table_dealer, seats) = (seat.dealer, seat.players);
         let mut shuffled = [Card::JOKERS[0]; crate::cards::MAX_DECK];

@@ -147,8 +147,9 @@ pub enum Event {
         /// The defender's deadwood after laying off.
         deadwood: u32,
     },
+    // Boxed: every step's event is moved into place, and this one is larger than all the others.
     /// A hand ended: its outcome, deadwood, melds and points.
-    HandOver(HandResult),
+    HandOver(Box<HandResult>),
     /// What the deal added to the match: `points` for `side` (a seat, or a team) in game `game`
     /// (a Hollywood column, else 0).
     Scored {

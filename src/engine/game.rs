@@ -12,6 +12,7 @@ use crate::seat::Seat;
 use super::action::Action;
 use super::error::{DealError, StepError};
 use super::event::Event;
+use super::log::Logging;
 use super::start::{self, NewGame};
 use super::state::State;
 use super::validate::{self, InvalidState};
@@ -37,13 +38,24 @@ pub struct Stepped<'r> {
 }
 
 impl<'r> Game<'r> {
-    /// Deals the first hand of a new game.
+    /// Deals the first hand of a new game, which logs every action.
     pub fn deal(
         rules: &'r Ruleset,
         hooks: &'r dyn Hooks,
         game: NewGame,
     ) -> Result<Stepped<'r>, DealError> {
-        let (state, events) = start::deal_first(rules, hooks, game)?;
+        Game::deal_with(rules, hooks, game, Logging::Kept)
+    }
+
+    /// [`Game::deal`], with or without a log: a simulation whose states never leave it plays
+    /// with [`Logging::Off`].
+    pub fn deal_with(
+        rules: &'r Ruleset,
+        hooks: &'r dyn Hooks,
+        game: NewGame,
+        logging: Logging,
+    ) -> Result<Stepped<'r>, DealError> {
+        let (state, events) = start::deal_first(rules, hooks, game, logging)?;
         Ok(Stepped {
             game: Game {
                 rules,

@@ -260,7 +260,8 @@ pub fn check_seating(tables: &[TableSeating], seats: u8) -> Result<(), String> {
             tables.len()
         ));
     }
-    let mut seated = vec![false; usize::from(seats)];
+    let mut seated = [false; 256];
+    let seated = &mut seated[..usize::from(seats)];
     for t in tables {
         if !t.dealer.is_in(seats) {
             return Err(format!(

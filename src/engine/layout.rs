@@ -56,7 +56,8 @@ impl MatchLayout {
                 self.games
             ));
         }
-        let mut seen = vec![false; usize::from(seats)];
+        let mut seen = [false; 256];
+        let seen = &mut seen[..usize::from(seats)];
         for side in &self.sides {
             if side.is_empty() {
                 return Err("a side has no seats".into());

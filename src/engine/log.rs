@@ -32,6 +32,18 @@ pub struct Log {
     pub actions: Vec<Action>,
 }
 
+/// Whether a game keeps its log. A plain state needs it (it is checked by playing the log again);
+/// a simulation that never sends its states out does not, and saves a write a step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Logging {
+    /// Every accepted action is logged, as [`Game::deal`](super::Game::deal) does.
+    #[default]
+    Kept,
+    /// No log, as in a sealed state: the game's states are not plain states that
+    /// [`Game::from_state`](super::Game::from_state) accepts.
+    Off,
+}
+
 /// Writes an action as a log entry: `0 take`, `1 pass`, `0 stock`, `1 pile`, `0 discard 7H`,
 /// `1 knock 2D` (`1 knock 2D 5S,6S,7S 9H,9D,9C` when the player named the melds), `1 gin 2D`,
 /// `1 gin` (gin without a discard), `0 lay_off 8S>0 9C` (`>0`: onto the knocker's meld 0),

@@ -22,6 +22,9 @@ mod score;
 mod start;
 mod state;
 mod step;
+#[cfg(test)]
+#[path = "../../tests/baseline/step_before.rs"]
+mod step_before;
 mod validate;
 mod view;
 
@@ -32,7 +35,7 @@ pub use event::Event;
 pub use game::{Game, Stepped};
 pub use hand_score::ScorePart;
 pub use identity::{BadGameId, GameId, GameRef};
-pub use log::{Log, ParseEntryError};
+pub use log::{Log, Logging, ParseEntryError};
 pub use outcome::Outcome;
 pub use pile::Pile;
 pub use start::NewGame;

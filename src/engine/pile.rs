@@ -47,18 +47,22 @@ impl Pile {
         Some(p)
     }
 
+    #[inline]
     pub fn len(&self) -> usize {
         usize::from(self.len)
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    #[inline]
     pub fn top(&self) -> Option<Card> {
         self.as_slice().last().copied()
     }
 
+    #[inline]
     pub fn push(&mut self, card: Card) -> bool {
         let n = self.len();
         match self.cards.get_mut(n) {
@@ -72,6 +76,7 @@ impl Pile {
         }
     }
 
+    #[inline]
     pub fn pop(&mut self) -> Option<Card> {
         let top = self.top()?;
         self.len -= 1;
@@ -79,6 +84,7 @@ impl Pile {
     }
 
     /// Bottom first.
+    #[inline]
     pub fn as_slice(&self) -> &[Card] {
         &self.cards[..self.len()]
     }

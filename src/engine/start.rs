@@ -11,11 +11,12 @@ use super::deal::{check_deck, cut_for_dealer, deal_all, seating};
 use super::error::DealError;
 use super::event::Event;
 use super::identity::{GameId, GameRef};
-use super::log::Log;
+use super::log::{Log, Logging};
 use super::state::{MatchRecord, STATE_VERSION, State};
 
-/// Room for the actions of a long hand, so that the log grows without moving during one.
-const LOG_CAPACITY: usize = 128;
+/// Room for the actions of a long hand, so that the log grows without moving during one (random
+/// play takes about 120 actions a hand, and a log of 128 often moved once).
+const LOG_CAPACITY: usize = 256;
 
 /// What a new game is dealt from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,6 +64,7 @@ pub(crate) fn deal_first(
     rules: &Ruleset,
     hooks: &dyn Hooks,
     mut game: NewGame,
+    logging: Logging,
 ) -> Result<(State, Vec<Event>), DealError> {
     let seats = rules.seats;
     let dealer = match game.dealer {
@@ -104,10 +106,13 @@ pub(crate) fn deal_first(
         log: None,
     };
     let events = deal_all(rules, hooks, &mut state, dealer, &game.decks)?;
-    state.log = Some(Log {
-        dealer,
-        decks: game.decks,
-        actions: Vec::with_capacity(LOG_CAPACITY),
-    });
+    state.log = match logging {
+        Logging::Kept => Some(Log {
+            dealer,
+            decks: game.decks,
+            actions: Vec::with_capacity(LOG_CAPACITY),
+        }),
+        Logging::Off => None,
+    };
     Ok((state, events))
 }

@@ -104,16 +104,19 @@ pub struct Table {
 
 impl Table {
     /// The role of a seat at this table.
+    #[inline]
     pub fn role(&self, seat: Seat) -> Option<Role> {
         self.seats.find(|&s| s == seat)
     }
 
     /// The seat after `role` in turn order.
+    #[inline]
     pub fn seat_after(&self, role: Role) -> Seat {
         self.seats[self.seats.next(role)]
     }
 
     /// The seat expected to act at this table, if any.
+    #[inline]
     pub fn to_act(&self) -> Option<Seat> {
         match &self.phase {
             Phase::UpcardOffer { seat, .. }
@@ -176,8 +179,9 @@ pub enum Phase {
         /// The defender to lay off now.
         #[schema(value_type = u8)]
         seat: Seat,
+        // Boxed: a phase is copied at every step, and only this one holds more than a few bytes.
         /// The knock being answered.
-        knock: Knock,
+        knock: Box<Knock>,
     },
     /// The hand is over.
     Over {
@@ -436,11 +440,13 @@ impl MatchRecord {
 }
 
 impl State {
+    #[inline]
     pub fn is_over(&self) -> bool {
         self.winners.is_some()
     }
 
     /// Every deal's tables are over (a next hand or the end of the match is due).
+    #[inline]
     pub fn is_between_hands(&self) -> bool {
         self.tables
             .iter()
@@ -451,6 +457,7 @@ impl State {
         self.record.layout.sides.iter().map(Vec::len).sum()
     }
 
+    #[inline]
     pub fn has_seat(&self, seat: Seat) -> bool {
         seat.index() < self.seats()
     }
@@ -476,6 +483,7 @@ impl State {
     }
 
     /// The table where `seat` plays this deal.
+    #[inline]
     pub fn table_of(&self, seat: Seat) -> Option<TableNo> {
         TableNo::all(self.tables.len())
             .zip(&self.tables)

@@ -9,7 +9,7 @@ use crate::role::Role;
 use crate::ruleset::Ruleset;
 use crate::seat::{Seat, TableNo};
 
-use super::action::{Action, ActionKind, Source};
+use super::action::{Action, ActionKind, Source, discard_named};
 use super::deal::{self, Reshuffled};
 use super::error::{IllegalAction, Overflow, StepError};
 use super::event::Event;
@@ -51,6 +51,11 @@ pub(crate) fn apply(
         }
         Turn::Table(t) => t,
     };
+    if plain_turn(rules, &mut state.tables[t.index()], t, action, events) {
+        state.game = game;
+        log(state, action);
+        return Ok(());
+    }
     let ctx = TableCtx {
         rules,
         hooks,
@@ -81,6 +86,80 @@ pub(crate) fn apply(
     }
     log(state, action);
     Ok(())
+}
+
+/// Most of a hand's steps, done in place at table `t` and said in `events`: a draw that needs no
+/// reshuffle, a discard that leaves the hand going. Checked as [`check`] checks them, but
+/// without building what it decides, which costs most of such a step. False, with nothing
+/// changed, for any other action and for any of these that [`check`] refuses: the general path
+/// takes them.
+#[inline(always)]
+fn plain_turn(
+    rules: &Ruleset,
+    table: &mut Table,
+    t: TableNo,
+    action: &Action,
+    events: &mut Vec<Event>,
+) -> bool {
+    let seat = action.seat;
+    let Some(r) = table.role(seat) else {
+        return false;
+    };
+    match (&table.phase, &action.kind) {
+        (Phase::Draw { stock_only, .. }, &ActionKind::Draw { from }) => {
+            let top = match from {
+                Source::Stock
+                    if play_rules::may_draw_stock(rules, table)
+                        && !play_rules::reshuffles_before_draw(rules, table) =>
+                {
+                    table.stock.top()
+                }
+                Source::Discard if !stock_only => table.discard.top(),
+                _ => None,
+            };
+            let Some(card) = top else {
+                return false;
+            };
+            draw(table, r, from, card);
+            table.phase = Phase::Discard {
+                seat,
+                taken: (from == Source::Discard).then_some(card),
+                must_go_out: false,
+            };
+            events.push(Event::Drew {
+                table: t,
+                seat,
+                from,
+                card: Some(card),
+            });
+            true
+        }
+        (
+            &Phase::Discard {
+                taken,
+                must_go_out: false,
+                ..
+            },
+            &ActionKind::Discard { card },
+        ) => {
+            let card = discard_named(table.hands[r], taken, card);
+            if check_discard(rules, table.hands[r], taken, card).is_err() {
+                return false;
+            }
+            let Some(next) = going_on_after_discard(rules, table, table.seat_after(r)) else {
+                return false;
+            };
+            discard(table, r, card);
+            table.phase = next;
+            events.push(Event::Discarded {
+                table: t,
+                seat,
+                card,
+            });
+            true
+        }
+        _ => false,
+    }
 }
 
 /// Every table of the deal but `t` is over, so the hand ending at `t` ends the deal.
@@ -244,8 +323,9 @@ pub(crate) fn check(
         Phase::Discard { taken, .. } => taken,
         _ => None,
     };
-    let resolved = kind.resolve_jokers(table.hands[r], taken);
-    let kind = resolved.as_ref().unwrap_or(kind);
+    // The card a discard names: `"JK"` names a joker of the hand. Melds and lay-offs resolve
+    // their jokers as they are checked.
+    let named = |card| discard_named(table.hands[r], taken, card);
     let other = table.seat_after(r);
     let players = table.seats.len();
     let taking = |card, must_go_out| Phase::Discard {
@@ -353,25 +433,19 @@ pub(crate) fn check(
             if *must_go_out {
                 return Err(IllegalAction::MustGoOut.into());
             }
-            check_discard(rules, table.hands[r], *taken, *card)?;
-            // The stock decides what follows, and a discard leaves it as it is.
-            let next = match play_rules::after_discard(rules, table) {
-                AfterDiscard::Dead => over(score::dead_result(&ctx.ending(), table)?),
-                AfterDiscard::LastDiscard => Phase::LastDiscard {
-                    seat: other,
-                    passes: 0,
-                },
-                AfterDiscard::Draw => Phase::Draw {
-                    seat: other,
-                    stock_only: false,
-                },
+            let card = named(*card);
+            check_discard(rules, table.hands[r], *taken, card)?;
+            let next = match going_on_after_discard(rules, table, other) {
+                Some(next) => next,
+                None => over(score::dead_result(&ctx.ending(), table)?),
             };
-            Checked::new(r, Change::Discarded(*card), next)
+            Checked::new(r, Change::Discarded(card), next)
         }
         (Phase::Discard { taken, .. }, ActionKind::Knock { discard, melds }) => {
             let limit = table.knock_limit.ok_or(IllegalAction::NoKnocking)?;
-            check_discard(rules, table.hands[r], *taken, *discard)?;
-            let kept = table.hands[r].without(*discard);
+            let discard = named(*discard);
+            check_discard(rules, table.hands[r], *taken, discard)?;
+            let kept = table.hands[r].without(discard);
             let arrangement = arrange(rules, kept, melds.as_deref())?;
             if arrangement.deadwood > u32::from(limit) {
                 return Err(IllegalAction::OverKnockLimit {
@@ -385,17 +459,18 @@ pub(crate) fn check(
             } else {
                 Outcome::Knock
             };
-            go_out(ctx, table, r, Some(*discard), arrangement, outcome)
+            go_out(ctx, table, r, Some(discard), arrangement, outcome)
         }
         (Phase::Discard { taken, .. }, ActionKind::Gin { discard, melds }) => match discard {
             Some(discard) => {
-                check_discard(rules, table.hands[r], *taken, *discard)?;
-                let kept = table.hands[r].without(*discard);
+                let discard = named(*discard);
+                check_discard(rules, table.hands[r], *taken, discard)?;
+                let kept = table.hands[r].without(discard);
                 let arrangement = arrange(rules, kept, melds.as_deref())?;
                 if arrangement.deadwood > 0 {
                     return Err(IllegalAction::NotGin(arrangement.deadwood).into());
                 }
-                go_out(ctx, table, r, Some(*discard), arrangement, Outcome::Gin)
+                go_out(ctx, table, r, Some(discard), arrangement, Outcome::Gin)
             }
             None => {
                 if !play_rules::plays_big_gin(rules) {
@@ -468,6 +543,23 @@ pub(crate) fn check(
     }
 }
 
+/// The phase after a discard that does not go out, `other` playing next; `None` when the hand is
+/// dead. The stock decides, and a discard leaves it as it is.
+#[inline(always)]
+fn going_on_after_discard(rules: &Ruleset, table: &Table, other: Seat) -> Option<Phase> {
+    match play_rules::after_discard(rules, table) {
+        AfterDiscard::Dead => None,
+        AfterDiscard::LastDiscard => Some(Phase::LastDiscard {
+            seat: other,
+            passes: 0,
+        }),
+        AfterDiscard::Draw => Some(Phase::Draw {
+            seat: other,
+            stock_only: false,
+        }),
+    }
+}
+
 fn pile_draw(card: Card) -> Change {
     Change::Drew {
         from: Source::Discard,
@@ -530,15 +622,7 @@ fn commit(
                     cards: new.cards,
                 });
             }
-            let held = table.hands[r].put(card);
-            match from {
-                Source::Stock => table.stock.pop(),
-                Source::Discard => {
-                    table.taken[r].put(held);
-                    table.discard.pop()
-                }
-            };
-            table.turns = table.turns.saturating_add(1);
+            draw(table, r, from, card);
             events.push(Event::Drew {
                 table: t,
                 seat,
@@ -563,9 +647,22 @@ fn commit(
         Change::LaidOff(laid) => events.push(*laid),
     }
     if let Phase::Over { result } = &checked.next {
-        events.push(Event::HandOver(HandResult::clone(result)));
+        events.push(Event::HandOver(result.clone()));
     }
     table.phase = checked.next;
+}
+
+/// `card` from the top of the stock or the discard pile into the hand of `r`.
+fn draw(table: &mut Table, r: Role, from: Source, card: Card) {
+    let held = table.hands[r].put(card);
+    match from {
+        Source::Stock => table.stock.pop(),
+        Source::Discard => {
+            table.taken[r].put(held);
+            table.discard.pop()
+        }
+    };
+    table.turns = table.turns.saturating_add(1);
 }
 
 fn discard(table: &mut Table, r: Role, card: Card) {
@@ -654,7 +751,7 @@ fn go_out(
     let next = if play_rules::lays_off(rules, outcome) {
         Phase::LayOff {
             seat: table.seat_after(r),
-            knock,
+            knock: Box::new(knock),
         }
     } else {
         let defenders = table

@@ -14,6 +14,7 @@ use crate::level::Level;
 use crate::ruleset::{Ruleset, Target};
 use crate::seat::Seat;
 
+use super::log::Logging;
 use super::start::{NewGame, deal_first};
 use super::state::{STATE_VERSION, State};
 use super::step;
@@ -90,8 +91,8 @@ fn replay(rules: &Ruleset, hooks: &dyn Hooks, state: &State) -> Result<(), Strin
                 .into(),
         );
     };
-    let (mut played, _) =
-        deal_first(rules, hooks, new).map_err(|e| format!("the log's deal is not one: {e}"))?;
+    let (mut played, _) = deal_first(rules, hooks, new, Logging::Kept)
+        .map_err(|e| format!("the log's deal is not one: {e}"))?;
     played.bots = state.bots.clone();
     let mut events = Vec::new();
     for (n, action) in log.actions.iter().enumerate() {

@@ -54,7 +54,7 @@ fn hands(steps: &[(Vec<i64>, Vec<Event>, Vec<i64>)]) -> Vec<HandResult> {
         .iter()
         .flat_map(|(_, events, _)| events)
         .filter_map(|e| match e {
-            Event::HandOver(r) => Some(r.clone()),
+            Event::HandOver(r) => Some(HandResult::clone(r)),
             _ => None,
         })
         .collect()
@@ -98,7 +98,7 @@ fn hand_over(events: &[Event]) -> &HandResult {
         .iter()
         .rev()
         .find_map(|e| match e {
-            Event::HandOver(r) => Some(r),
+            Event::HandOver(r) => Some(&**r),
             _ => None,
         })
         .expect("a hand ended")

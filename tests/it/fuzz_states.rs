@@ -254,13 +254,13 @@ fn mutate_table(rng: &mut impl Rng, t: &mut Table, seats: u8) {
                     );
                     Phase::LayOff {
                         seat: s,
-                        knock: Knock {
+                        knock: Box::new(Knock {
                             knocker: t.seats[k],
                             melds: melds.melds,
                             deadwood: melds.deadwood,
                             outcome: outcome(rng),
                             laid_off: Vec::new(),
-                        },
+                        }),
                     }
                 }
             };

@@ -177,7 +177,7 @@ fn oklahoma_spade_upcard_doubles_every_score() {
     let result = events
         .iter()
         .find_map(|e| match e {
-            Event::HandOver(r) => Some(r.clone()),
+            Event::HandOver(r) => Some(gin_rules::engine::HandResult::clone(r)),
             _ => None,
         })
         .unwrap();

@@ -65,7 +65,7 @@ fn result_of(events: &[Event]) -> gin_rules::engine::HandResult {
     events
         .iter()
         .find_map(|e| match e {
-            Event::HandOver(r) => Some(r.clone()),
+            Event::HandOver(r) => Some(gin_rules::engine::HandResult::clone(r)),
             _ => None,
         })
         .expect("the hand is over")

@@ -712,7 +712,7 @@ pub(crate) mod scenarios {
             .events
             .iter()
             .filter_map(|e| match e {
-                Event::HandOver(r) => Some(r),
+                Event::HandOver(r) => Some(&**r),
                 _ => None,
             })
             .collect();

@@ -186,7 +186,7 @@ fn each_defender_lays_off_in_turn_and_every_view_shows_what_was_laid_off() {
         .events
         .iter()
         .find_map(|e| match e {
-            Event::HandOver(r) => Some(r.clone()),
+            Event::HandOver(r) => Some(gin_rules::engine::HandResult::clone(r)),
             _ => None,
         })
         .unwrap();
