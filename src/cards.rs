@@ -304,6 +304,14 @@ impl<'de> Deserialize<'de> for Card {
             }
 
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Card, E> {
+                // What states are written with (rank then suit, no space) is read at once;
+                // anything else goes through the parser, which names what is wrong.
+                if let &[rank, suit] = s.as_bytes()
+                    && let (Some(rank), Some(suit)) =
+                        (Rank::from_char(rank.into()), Suit::from_char(suit.into()))
+                {
+                    return Ok(Card::new(rank, suit));
+                }
                 s.parse().map_err(E::custom)
             }
         }
@@ -559,16 +567,30 @@ impl Serialize for CardSet {
 
 impl<'de> Deserialize<'de> for CardSet {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CardSet, D::Error> {
-        let cards = Vec::<Card>::deserialize(d)?;
-        let mut set = CardSet::EMPTY;
-        for c in cards {
-            if !set.insert_read(c) {
-                return Err(serde::de::Error::custom(format!(
-                    "card {c} is listed twice"
-                )));
+        struct SetVisitor;
+        impl<'de> serde::de::Visitor<'de> for SetVisitor {
+            type Value = CardSet;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<CardSet, A::Error> {
+                let mut set = CardSet::EMPTY;
+                while let Some(c) = seq.next_element::<Card>()? {
+                    if !set.insert_read(c) {
+                        return Err(serde::de::Error::custom(format!(
+                            "card {c} is listed twice"
+                        )));
+                    }
+                }
+                Ok(set)
             }
         }
-        Ok(set)
+        d.deserialize_seq(SetVisitor)
     }
 }
 
