@@ -646,6 +646,50 @@ mod tests {
     }
 
     #[test]
+    fn cards_read_from_json_as_the_parser_reads_them() {
+        let texts = Card::all()
+            .chain(Card::JOKERS)
+            .flat_map(|c| {
+                let t = c.to_string();
+                [
+                    t.to_lowercase(),
+                    t.clone(),
+                    format!(" {t}"),
+                    format!("{}{}", &t[..1], "X"),
+                ]
+            })
+            .chain(["10D", "jk", "é", "ÀS", "", "T"].map(String::from));
+        for text in texts {
+            let json = serde_json::to_string(&text).unwrap();
+            let read = serde_json::from_str::<Card>(&json).map_err(|e| e.to_string());
+            let parsed = text.parse::<Card>().map_err(|e| e.to_string());
+            assert_eq!(read.ok(), parsed.clone().ok(), "{text:?}");
+            if let Err(e) = parsed {
+                let read = serde_json::from_str::<Card>(&json).unwrap_err().to_string();
+                assert!(read.contains(&e), "{text:?}: {read}");
+            }
+        }
+    }
+
+    #[test]
+    fn card_sets_read_from_json_name_a_card_listed_twice() {
+        let set: CardSet = serde_json::from_str(r#"["TD", "2c", "JK", "JK"]"#).unwrap();
+        assert_eq!(set.len(), 4);
+        let twice = serde_json::from_str::<CardSet>(r#"["TD", "2C", "td"]"#).unwrap_err();
+        assert!(
+            twice.to_string().contains("card TD is listed twice"),
+            "{twice}"
+        );
+        let bad = serde_json::from_str::<CardSet>(r#"["TD", "XX"]"#).unwrap_err();
+        assert!(bad.to_string().contains(r#""XX" is not a card"#), "{bad}");
+        let not_a_list = serde_json::from_str::<CardSet>(r#""TD""#).unwrap_err();
+        assert!(
+            not_a_list.to_string().contains("expected a sequence"),
+            "{not_a_list}"
+        );
+    }
+
+    #[test]
     fn input_accepts_ten_and_lower_case() {
         let td = Card::new(Rank::Ten, Suit::Diamonds);
         for s in ["TD", "td", "10D", "10d", "tD"] {
