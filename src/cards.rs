@@ -304,6 +304,14 @@ impl<'de> Deserialize<'de> for Card {
             }
 
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Card, E> {
+                // What states are written with (rank then suit, no space) is read at once;
+                // anything else goes through the parser, which names what is wrong.
+                if let &[rank, suit] = s.as_bytes()
+                    && let (Some(rank), Some(suit)) =
+                        (Rank::from_char(rank.into()), Suit::from_char(suit.into()))
+                {
+                    return Ok(Card::new(rank, suit));
+                }
                 s.parse().map_err(E::custom)
             }
         }
@@ -564,16 +572,30 @@ impl Serialize for CardSet {
 
 impl<'de> Deserialize<'de> for CardSet {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CardSet, D::Error> {
-        let cards = Vec::<Card>::deserialize(d)?;
-        let mut set = CardSet::EMPTY;
-        for c in cards {
-            if !set.insert_read(c) {
-                return Err(serde::de::Error::custom(format!(
-                    "card {c} is listed twice"
-                )));
+        struct SetVisitor;
+        impl<'de> serde::de::Visitor<'de> for SetVisitor {
+            type Value = CardSet;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<CardSet, A::Error> {
+                let mut set = CardSet::EMPTY;
+                while let Some(c) = seq.next_element::<Card>()? {
+                    if !set.insert_read(c) {
+                        return Err(serde::de::Error::custom(format!(
+                            "card {c} is listed twice"
+                        )));
+                    }
+                }
+                Ok(set)
             }
         }
-        Ok(set)
+        d.deserialize_seq(SetVisitor)
     }
 }
 
@@ -626,6 +648,50 @@ mod tests {
             assert_eq!(c.to_string().parse::<Card>(), Ok(c));
         }
         assert_eq!(Card::all().collect::<CardSet>(), CardSet::FULL);
+    }
+
+    #[test]
+    fn cards_read_from_json_as_the_parser_reads_them() {
+        let texts = Card::all()
+            .chain(Card::JOKERS)
+            .flat_map(|c| {
+                let t = c.to_string();
+                [
+                    t.to_lowercase(),
+                    t.clone(),
+                    format!(" {t}"),
+                    format!("{}{}", &t[..1], "X"),
+                ]
+            })
+            .chain(["10D", "jk", "é", "ÀS", "", "T"].map(String::from));
+        for text in texts {
+            let json = serde_json::to_string(&text).unwrap();
+            let read = serde_json::from_str::<Card>(&json).map_err(|e| e.to_string());
+            let parsed = text.parse::<Card>().map_err(|e| e.to_string());
+            assert_eq!(read.ok(), parsed.clone().ok(), "{text:?}");
+            if let Err(e) = parsed {
+                let read = serde_json::from_str::<Card>(&json).unwrap_err().to_string();
+                assert!(read.contains(&e), "{text:?}: {read}");
+            }
+        }
+    }
+
+    #[test]
+    fn card_sets_read_from_json_name_a_card_listed_twice() {
+        let set: CardSet = serde_json::from_str(r#"["TD", "2c", "JK", "JK"]"#).unwrap();
+        assert_eq!(set.len(), 4);
+        let twice = serde_json::from_str::<CardSet>(r#"["TD", "2C", "td"]"#).unwrap_err();
+        assert!(
+            twice.to_string().contains("card TD is listed twice"),
+            "{twice}"
+        );
+        let bad = serde_json::from_str::<CardSet>(r#"["TD", "XX"]"#).unwrap_err();
+        assert!(bad.to_string().contains(r#""XX" is not a card"#), "{bad}");
+        let not_a_list = serde_json::from_str::<CardSet>(r#""TD""#).unwrap_err();
+        assert!(
+            not_a_list.to_string().contains("expected a sequence"),
+            "{not_a_list}"
+        );
     }
 
     #[test]

@@ -17,17 +17,25 @@ pub fn json_answer(mut res: actix_web::HttpResponseBuilder, body: Vec<u8>) -> Ht
 
 /// Serialises an answer (where the engine work ran: a state may be large).
 pub fn to_json(value: &impl serde::Serialize) -> Result<Vec<u8>, ApiError> {
-    serde_json::to_vec(value)
-        .map_err(|e| ApiError::Internal(format!("the answer does not serialise: {e}")))
+    to_json_within(value, 0)
+}
+
+/// [`to_json`] into a buffer of `capacity` bytes to begin with: an answer whose size is known
+/// about is written without growing its buffer over and over.
+pub fn to_json_within(value: &impl serde::Serialize, capacity: usize) -> Result<Vec<u8>, ApiError> {
+    let mut out = Vec::with_capacity(capacity);
+    serde_json::to_writer(&mut out, value)
+        .map_err(|e| ApiError::Internal(format!("the answer does not serialise: {e}")))?;
+    Ok(out)
 }
 
 /// The game a one-seat answer is about, and the answer or why there is none (told only if the
 /// state is not stale); the outer error is told at once.
 pub type SeatAnswer = Result<(GameRef, Result<Vec<u8>, ApiError>), ApiError>;
 
-/// Answers a request made for one seat that changes nothing: `work` runs within the request's
-/// script budget with its seat key, on the worker or on an engine thread as `triage` decided for
-/// its state, and its answer is told only if the state is not stale.
+/// Answers a request made for one seat that changes nothing: `work` runs with its seat key, on
+/// the worker or on an engine thread (within the request's script budget) as `triage` decided
+/// for its state, and its answer is told only if the state is not stale.
 pub async fn for_one_seat<B: Send + 'static>(
     req: HttpRequest,
     app: web::Data<AppState>,

@@ -79,6 +79,11 @@ pub fn play_bots(
     game: &mut Game,
     events: &mut Vec<crate::engine::Event>,
 ) -> Result<(), ApiError> {
+    // Most games have no bots: asking the budget whether they may think reads the thread's CPU
+    // clock, a system call.
+    if game.bots.is_empty() {
+        return Ok(());
+    }
     let start = Instant::now();
     let played = bot::play_bots(game, events, &mut WithinBudget).map_err(|e| match e {
         StepError::Illegal(e) => {
@@ -161,30 +166,31 @@ fn advise_in(
     opened: Opened,
     (seat, level): (Seat, String),
 ) -> SeatAnswer {
-    let state = opened.game()?;
-    if !state.has_seat(seat) {
-        return Err(ApiError::UnknownSeat(format!(
-            "there is no seat {seat}: this game has seats 0 to {}",
-            state.seats().saturating_sub(1)
-        )));
-    }
-    app.audience(key, &state, seat)?;
-    let level: Level = level.parse().map_err(|e: bot::UnknownLevel| {
-        ApiError::UnknownLevel(format!(
-            "{:?} is not a bot level: random, basic or strong",
-            crate::rules::limits::shown(&e.0)
-        ))
-    })?;
-    let start = Instant::now();
-    let decided = bot::decide_for(level, &state, seat);
-    let answer = match decided {
-        Some(decision) => {
-            app.metrics.bots(BotWork::Suggest, 1, start.elapsed());
-            to_json(&decision)
+    opened.play(|_, state| {
+        if !state.has_seat(seat) {
+            return Err(ApiError::UnknownSeat(format!(
+                "there is no seat {seat}: this game has seats 0 to {}",
+                state.seats().saturating_sub(1)
+            )));
         }
-        None => Err(not_to_act(seat, &state.to_act())),
-    };
-    Ok((state.game, answer))
+        app.audience(key, &state, seat)?;
+        let level: Level = level.parse().map_err(|e: bot::UnknownLevel| {
+            ApiError::UnknownLevel(format!(
+                "{:?} is not a bot level: random, basic or strong",
+                crate::rules::limits::shown(&e.0)
+            ))
+        })?;
+        let start = Instant::now();
+        let decided = bot::decide_for(level, &state, seat);
+        let answer = match decided {
+            Some(decision) => {
+                app.metrics.bots(BotWork::Suggest, 1, start.elapsed());
+                to_json(&decision)
+            }
+            None => Err(not_to_act(seat, &state.to_act())),
+        };
+        Ok((state.game, answer))
+    })
 }
 
 /// `422 not-your-turn`: `seat` is not among the seats to act, `to_act`.

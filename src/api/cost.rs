@@ -5,7 +5,8 @@
 //! without hooks. So a request whose work is cheap by construction is played where it was read;
 //! what can cost milliseconds (authored rulesets and hooks, `strong` bots, long logs played again)
 //! still goes to the engine threads, so that the workers answering `/healthz` never wait on it.
-//! Both run within the request's script budget.
+//! Work on an engine thread runs within the request's script budget; work on the worker runs no
+//! script, and needs none.
 
 use crate::level::Level;
 
@@ -132,15 +133,15 @@ mod tests {
         let direct = app
             .open_state(&raw)
             .expect("opens")
-            .game()
-            .expect("checks")
-            .game;
+            .play(|_, game| Ok(game.game))
+            .expect("checks");
         for unopened in [
             Unopened::Raw(state(raw.0.get())),
             Unopened::Read(app.read_state(&raw).expect("reads")),
         ] {
             let opened = unopened.open(&app).expect("opens");
-            assert_eq!(opened.game().expect("checks").game, direct);
+            let game = opened.play(|_, game| Ok(game.game)).expect("checks");
+            assert_eq!(game, direct);
         }
     }
 }

@@ -193,7 +193,7 @@ pub(super) fn deal(app: &AppState, req: NewGameRequest, id: GameId) -> Result<Ve
         "make the authored ruleset or its scripts smaller",
     )?;
     snapshot.seats = app.seat_keys.as_ref().map(|k| k.issue(id, &humans));
-    to_json(&snapshot)
+    snapshot.to_json()
 }
 
 /// Applies one action. With seat keys, the key of the action's seat is needed and the answer is
@@ -256,47 +256,42 @@ pub(super) fn apply(
     apply_to(app, key, app.open_state(&body.state)?, &body.action)
 }
 
-/// [`apply`] to a state already opened.
+/// [`apply`] to a state already opened: the action is applied to the opened state in place
+/// (a refused action leaves it untouched).
 fn apply_to(
     app: &AppState,
     key: Option<&str>,
     opened: Opened,
     action: &Action,
 ) -> Result<Applied, ApiError> {
-    let game = opened.game()?;
-    let audience = app.audience(key, &game, action.seat)?;
-    let mut stepped = match game.step(action) {
-        Ok(stepped) => stepped,
-        Err(e) => {
+    opened.play(|variant, mut game| {
+        let audience = app.audience(key, &game, action.seat)?;
+        let from = game.game;
+        let mut events = Vec::with_capacity(4);
+        if let Err(e) = game.apply(action, &mut events) {
             let error = ApiError::from_step(e, || {
                 let mut legal = game.legal_actions();
                 legal.retain(|a| audience.shows(a.seat));
                 legal
             });
-            return Ok(Applied::Refused {
-                game: game.game,
-                error,
-            });
+            return Ok(Applied::Refused { game: from, error });
         }
-    };
-    play_bots(&app.metrics, &mut stepped.game, &mut stepped.events)?;
-    let to = stepped.game.game;
-    let snapshot = Snapshot::new(app, &opened.variant, stepped.game, stepped.events, audience)?;
-    // A hand's plays grow with every turn: one played so long that its state no longer fits a
-    // request is refused here rather than answered with a state no request can carry.
-    if let Err(error) = check_state_fits(
-        &snapshot.state,
-        "this hand has been played too long to continue",
-    ) {
-        return Ok(Applied::Refused {
-            game: game.game,
-            error,
-        });
-    }
-    Ok(Applied::Stepped {
-        from: game.game,
-        to,
-        answer: to_json(&snapshot)?,
+        play_bots(&app.metrics, &mut game, &mut events)?;
+        let to = game.game;
+        let snapshot = Snapshot::new(app, variant, game, events, audience)?;
+        // A hand's plays grow with every turn: one played so long that its state no longer fits
+        // a request is refused here rather than answered with a state no request can carry.
+        if let Err(error) = check_state_fits(
+            &snapshot.state,
+            "this hand has been played too long to continue",
+        ) {
+            return Ok(Applied::Refused { game: from, error });
+        }
+        Ok(Applied::Stepped {
+            from,
+            to,
+            answer: snapshot.to_json()?,
+        })
     })
 }
 
@@ -325,14 +320,15 @@ pub(super) fn see(app: &AppState, key: Option<&str>, body: ViewRequest) -> SeatA
 
 /// [`see`] in a state already opened.
 fn see_in(app: &AppState, key: Option<&str>, opened: Opened, seat: Seat) -> SeatAnswer {
-    let game = opened.game()?;
-    app.audience(key, &game, seat)?;
-    let answer = match game.view(seat) {
-        Some(seen) => to_json(&seen),
-        None => Err(ApiError::UnknownSeat(format!(
-            "there is no seat {seat}: this game has seats 0 to {}",
-            game.seats().saturating_sub(1)
-        ))),
-    };
-    Ok((game.game, answer))
+    opened.play(|_, game| {
+        app.audience(key, &game, seat)?;
+        let answer = match game.view(seat) {
+            Some(seen) => to_json(&seen),
+            None => Err(ApiError::UnknownSeat(format!(
+                "there is no seat {seat}: this game has seats 0 to {}",
+                game.seats().saturating_sub(1)
+            ))),
+        };
+        Ok((game.game, answer))
+    })
 }

@@ -98,13 +98,13 @@ impl Gate {
             .map_err(|e| failed(&e))?
     }
 
-    /// Runs `work` on the calling thread (the worker that read the request), within the same
-    /// script budget as [`Gate::run`] and without a permit: for work that [`super::cost`] judged
-    /// cheaper than the way to an engine thread and back.
+    /// Runs `work` on the calling thread (the worker that read the request), without a permit:
+    /// for work that [`super::cost`] judged cheaper than the way to an engine thread and back.
+    /// Such work runs no hook and no `strong` bot, so nothing in it would spend a script budget:
+    /// it runs without one, as setting one reads the thread's CPU clock (a system call, about
+    /// 1 µs, a tenth of such a request's engine work).
     pub fn run_here<T>(&self, work: impl FnOnce() -> Result<T, ApiError>) -> Result<T, ApiError> {
-        let budget = self.limits.script_budget;
-        catch_unwind(AssertUnwindSafe(|| budgeted(budget, &self.metrics, work)))
-            .map_err(|_| failed(&PoolError::Panicked))?
+        catch_unwind(AssertUnwindSafe(work)).map_err(|_| failed(&PoolError::Panicked))?
     }
 }
 

@@ -17,7 +17,7 @@ use super::state::AppState;
 
 impl AppState {
     /// Reads a `state` sent by a client: opens a sealed token (or refuses a plain state when
-    /// sealing), parses it and resolves its ruleset; [`Opened::game`] checks it.
+    /// sealing), parses it and resolves its ruleset; [`Opened::play`] checks it.
     pub fn open_state(&self, raw: &StateInput) -> Result<Opened, ApiError> {
         self.read_state(raw)?.resolve(self)
     }
@@ -88,21 +88,31 @@ pub struct Opened {
 }
 
 impl Opened {
-    /// The game to play: a plain state checked against its ruleset and hooks (its log played
-    /// again), a sealed one taken as this server made it; and its target against the options in
-    /// force (the engine sees only the resolved ruleset).
-    pub fn game(&self) -> Result<Game<'_>, ApiError> {
-        let variant = &self.variant;
-        let (rules, hooks, state) = (&variant.ruleset, variant.hooks.as_ref(), self.state.clone());
-        if !self.sealed {
-            let checked = Game::from_state(rules, hooks, state);
-            return check_plain_state(variant, checked, self.state.target);
-        }
-        let game = Game::from_sealed(rules, hooks, state)?;
-        variant
-            .check_target(game.target)
-            .map_err(|e| ApiError::InvalidState(vec![e.to_string()]))?;
-        Ok(game)
+    /// Checks the state and hands `work` the game to play with the variant it is played under:
+    /// a plain state checked against its ruleset and hooks (its log played again), a sealed one
+    /// taken as this server made it; and its target against the options in force (the engine
+    /// sees only the resolved ruleset). The state moves into the game, uncopied.
+    pub fn play<T>(
+        self,
+        work: impl FnOnce(&Variant, Game<'_>) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        let Opened {
+            variant,
+            state,
+            sealed,
+        } = self;
+        let (rules, hooks) = (&variant.ruleset, variant.hooks.as_ref());
+        let game = if sealed {
+            let game = Game::from_sealed(rules, hooks, state)?;
+            variant
+                .check_target(game.target)
+                .map_err(|e| ApiError::InvalidState(vec![e.to_string()]))?;
+            game
+        } else {
+            let target = state.target;
+            check_plain_state(&variant, Game::from_state(rules, hooks, state), target)?
+        };
+        work(&variant, game)
     }
 }
 

@@ -1,14 +1,14 @@
 //! The answer to a deal or a step: the state to send back and everything a client shows.
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
 use crate::engine::{Action, Event, Game, GameRef, Scores, SeatView, State};
 use crate::seat::Seat;
 
-use std::io;
-
 use super::BODY_LIMIT;
+use super::answer::to_json_within;
 use super::limits::STATE_ROOM;
 use super::seats::{Audience, SeatKey};
 use super::{ApiError, AppState, Variant};
@@ -49,18 +49,36 @@ impl RulesetName {
     }
 }
 
-/// A game state as the server hands it out: a sealed token when the server has a secret, else the
-/// plain state object. Send it back verbatim with the next request.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum StateOutput {
-    Sealed(String),
-    Plain(Box<State>),
+/// A game state as the server hands it out, written as JSON once: a sealed token when the server
+/// has a secret, else the plain state object. Send it back verbatim with the next request.
+#[derive(Clone, Debug, Serialize)]
+#[serde(transparent)]
+pub struct StateOutput(Box<RawValue>);
+
+impl StateOutput {
+    /// The plain state's JSON.
+    pub fn plain(state: &State) -> Result<StateOutput, ApiError> {
+        serde_json::value::to_raw_value(state)
+            .map(StateOutput)
+            .map_err(|e| ApiError::Internal(format!("the state does not serialise: {e}")))
+    }
+
+    /// A sealed token, as a JSON string.
+    pub fn sealed(token: &str) -> Result<StateOutput, ApiError> {
+        serde_json::value::to_raw_value(token)
+            .map(StateOutput)
+            .map_err(|e| ApiError::Internal(format!("the token does not serialise: {e}")))
+    }
+
+    /// The length of its JSON text.
+    pub fn json_len(&self) -> usize {
+        self.0.get().len()
+    }
 }
 
 /// A game after a deal or a step. With seat keys it is one seat's: `views`, `legal_actions` and
 /// `events` show what that seat may see and do.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Snapshot {
     /// Pass back verbatim with the next action.
     #[schema(schema_with = super::schemas::state_schema)]
@@ -121,12 +139,13 @@ impl Snapshot {
         let state = match &app.sealer {
             // A sealed state needs no proof: it is sealed without its log.
             Some(sealer) => {
-                StateOutput::Sealed(sealer.seal(&State { log: None, ..state }).map_err(|e| {
+                let token = sealer.seal(&State { log: None, ..state }).map_err(|e| {
                     tracing::error!(error = %e, "sealing");
                     ApiError::Internal(e.to_string())
-                })?)
+                })?;
+                StateOutput::sealed(&token)?
             }
-            None => StateOutput::Plain(Box::new(state)),
+            None => StateOutput::plain(&state)?,
         };
         Ok(Snapshot {
             state,
@@ -143,33 +162,25 @@ impl Snapshot {
     }
 }
 
+impl Snapshot {
+    /// The answer's JSON, written into a buffer sized for it: the state, and about a kilobyte for
+    /// each view and the rest.
+    pub fn to_json(&self) -> Result<Vec<u8>, ApiError> {
+        to_json_within(self, self.state.json_len() + 1024 * (self.views.len() + 1))
+    }
+}
+
 /// `422 state-too-large` when `state` would not fit, with room to spare, in the body of the
 /// requests that continue the game; `remedy` tells the client what makes it smaller.
 pub fn check_state_fits(state: &StateOutput, remedy: &str) -> Result<(), ApiError> {
-    let mut count = ByteCount(0);
-    serde_json::to_writer(&mut count, state)
-        .map_err(|e| ApiError::Internal(format!("the state does not serialise: {e}")))?;
     let room = BODY_LIMIT - STATE_ROOM;
-    if count.0 > room {
+    let len = state.json_len();
+    if len > room {
         return Err(ApiError::StateTooLarge(format!(
-            "this game's state would be {} bytes, and every request that continues the game must \
-             carry it: at most {room} bytes (the body limit of {BODY_LIMIT} less {STATE_ROOM} for \
-             the action and the state's growth); {remedy}",
-            count.0
+            "this game's state would be {len} bytes, and every request that continues the game \
+             must carry it: at most {room} bytes (the body limit of {BODY_LIMIT} less \
+             {STATE_ROOM} for the action and the state's growth); {remedy}"
         )));
     }
     Ok(())
-}
-
-struct ByteCount(usize);
-
-impl io::Write for ByteCount {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
 }
