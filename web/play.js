@@ -234,10 +234,9 @@ function eventText(e, multiTable) {
         : `${who(s)} laid off nothing${at}; deadwood ${e.deadwood}.`;
     case "hand_over": {
       if (e.outcome === "dead") return `The hand is dead${at}: nobody scores.`;
-      if ((e.against || []).length) {
-        return `Hand over${at}. ${e.against.map((a) => `Against ${who(a.seat, false)}: ${pairText(a)}`).join(" ")}`;
-      }
-      return `Hand over${at}: ${pairText({ ...e, points: e.winner == null ? 0 : e.points[e.winner] })}`;
+      const pairs = pairsOf(e);
+      if (pairs[0].seat === undefined) return `Hand over${at}: ${pairText(pairs[0])}`;
+      return `Hand over${at}. ${pairs.map((a) => `Against ${who(a.seat, false)}: ${pairText(a)}`).join(" ")}`;
     }
     case "scored": {
       const sc = G.snap ? G.snap.scores : { totals: [] };
@@ -1049,6 +1048,13 @@ function partLabel(p) {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
+// How a hand scored between two players: against each opponent of the knocker at a table of three
+// or four (`against`, each naming its `seat`), else the hand's own result.
+function pairsOf(r) {
+  if ((r.against || []).length) return r.against;
+  return [{ outcome: r.outcome, winner: r.winner, parts: r.parts, points: r.winner == null ? 0 : r.points[r.winner] }];
+}
+
 // Who won how between two players, and the points: "Seat 1 wins by a knock, 2 points (Base 1 ·
 // Multiplier x2 1)."
 function pairText(a) {
@@ -1091,10 +1097,7 @@ function scoreParts(r) {
     table.append(tr);
     return tr;
   };
-  const pairs = (r.against || []).length
-    ? r.against
-    : [{ winner: r.winner, parts: r.parts, points: r.winner == null ? 0 : r.points[r.winner] }];
-  pairs.forEach((a, i) => {
+  pairsOf(r).forEach((a, i) => {
     if (a.seat !== undefined) row(`Against ${who(a.seat, false)}`, null, "against", i);
     for (const p of a.parts || []) row(partLabel(p), p.points, "part", i);
     const nobody = a.winner == null;
