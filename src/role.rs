@@ -113,7 +113,9 @@ impl<T> ByRole<T> {
     /// The position after `role` round the table.
     #[inline]
     pub fn next(&self, role: Role) -> Role {
-        Role((role.0 + 1) % self.len.max(1))
+        // Not `%`: a division is most of a step's wait for the next seat.
+        let next = role.0 + 1;
+        Role(if next >= self.len { 0 } else { next })
     }
 
     /// The other positions, in turn order from `role`'s left.

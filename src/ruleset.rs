@@ -90,17 +90,22 @@ impl MeldRules {
 
     /// The largest deadwood any hand of `n` cards can hold (of a deck with `jokers` jokers).
     pub fn max_deadwood(&self, n: usize, jokers: u8) -> u32 {
-        let mut values: Vec<u32> = self
-            .values
-            .iter()
-            .flat_map(|&v| std::iter::repeat_n(u32::from(v), 4))
-            .chain(std::iter::repeat_n(
-                self.value(Card::JOKERS[0]),
-                usize::from(jokers),
-            ))
-            .collect();
-        values.sort_unstable_by(|a, b| b.cmp(a));
-        values.iter().take(n).sum()
+        // Each value with its number of cards, highest first (every deal checks its knock limit
+        // against this, so it builds nothing on the heap).
+        let mut values = [(0u32, 0usize); 14];
+        for (slot, &v) in values.iter_mut().zip(&self.values) {
+            *slot = (u32::from(v), 4);
+        }
+        values[13] = (self.value(Card::JOKERS[0]), usize::from(jokers));
+        values.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        let mut left = n;
+        let mut most = 0;
+        for (value, count) in values {
+            let take = count.min(left);
+            most += value * take as u32;
+            left -= take;
+        }
+        most
     }
 }
 
@@ -446,3 +451,32 @@ impl utoipa::PartialSchema for Scripts {
 }
 
 impl utoipa::ToSchema for Scripts {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_most_deadwood_takes_the_highest_cards_there_are() {
+        let mut rules = MeldRules::standard();
+        assert_eq!(
+            rules.max_deadwood(10, 0),
+            100,
+            "ten of the sixteen cards worth 10"
+        );
+        assert_eq!(rules.max_deadwood(20, 0), 16 * 10 + 4 * 9);
+        assert_eq!(rules.max_deadwood(52, 0), 4 * (55 + 30));
+        assert_eq!(
+            rules.max_deadwood(60, 0),
+            4 * (55 + 30),
+            "no more cards than the deck"
+        );
+        rules.wilds = Some(Wilds {
+            cards: CardSet::JOKERS,
+            min_natural: 1,
+            joker: 25,
+        });
+        assert_eq!(rules.max_deadwood(3, 2), 25 + 25 + 10);
+        assert_eq!(rules.max_deadwood(7, 0), 70, "no joker in the deck");
+    }
+}

@@ -42,6 +42,13 @@ pub(crate) fn apply(
     events: &mut Vec<Event>,
 ) -> Result<(), StepError> {
     let game = state.game.next();
+    if let Some(t) = acting_table(state, action)
+        && plain_turn(rules, &mut state.tables[t.index()], t, action, events)
+    {
+        state.game = game;
+        log(state, action);
+        return Ok(());
+    }
     let t = match whose_turn(state, action)? {
         Turn::NextHand => {
             next_hand(rules, hooks, state, events)?;
@@ -51,11 +58,6 @@ pub(crate) fn apply(
         }
         Turn::Table(t) => t,
     };
-    if plain_turn(rules, &mut state.tables[t.index()], t, action, events) {
-        state.game = game;
-        log(state, action);
-        return Ok(());
-    }
     let ctx = TableCtx {
         rules,
         hooks,
@@ -176,6 +178,19 @@ fn log(state: &mut State, action: &Action) {
         // first and stalls reading it back, a third of a step's time.
         log.actions.extend_from_slice(std::slice::from_ref(action));
     }
+}
+
+/// The table where `action`'s seat is to act, for an action of a turn: what [`whose_turn`]
+/// finds for it, by the shortest way. A seat that a table waits for is a seat of the match, and
+/// its hand (so the deal and the match) is not over.
+#[inline(always)]
+fn acting_table(state: &State, action: &Action) -> Option<TableNo> {
+    if let ActionKind::NextHand = action.kind {
+        return None;
+    }
+    TableNo::all(state.tables.len())
+        .zip(&state.tables)
+        .find_map(|(n, t)| (t.to_act() == Some(action.seat)).then_some(n))
 }
 
 /// What an action is about: the next deal, or a turn at table `t`.
