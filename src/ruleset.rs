@@ -97,7 +97,7 @@ impl MeldRules {
             *slot = (u32::from(v), 4);
         }
         values[13] = (self.value(Card::JOKERS[0]), usize::from(jokers));
-        values.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        values.sort_unstable_by_key(|&(value, _)| std::cmp::Reverse(value));
         let mut left = n;
         let mut most = 0;
         for (value, count) in values {
