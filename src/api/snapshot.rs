@@ -4,7 +4,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
-use crate::engine::{Action, Event, Game, GameRef, Scores, SeatView, State};
+use crate::engine::{Action, Event, Game, GameRef, Overview, Scores, SeatView, State};
 use crate::seat::Seat;
 
 use super::BODY_LIMIT;
@@ -124,16 +124,13 @@ impl Snapshot {
         } else {
             Status::InProgress
         };
-        let mut legal_actions = game.legal_actions();
-        legal_actions.retain(|a| audience.shows(a.seat));
-        let views = match audience {
-            Audience::Everyone => game.views(),
-            Audience::Seat(seat) => game.view(seat).into_iter().collect(),
-            Audience::Nobody => Vec::new(),
-        };
+        let Overview {
+            to_act,
+            scores,
+            legal_actions,
+            views,
+        } = game.overview(|seat| audience.shows(seat));
         let state = game.into_state();
-        let to_act = state.to_act();
-        let scores = state.scores();
         let events = events.iter().map(|e| e.seen_by(audience.seat())).collect();
         let game = state.game;
         let state = match &app.sealer {

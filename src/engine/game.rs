@@ -16,7 +16,7 @@ use super::log::Logging;
 use super::start::{self, NewGame};
 use super::state::State;
 use super::validate::{self, InvalidState};
-use super::view::{self, SeatView};
+use super::view::{self, Overview, SeatView};
 use super::{legal, step};
 
 /// A state tied to the rules and hooks it was dealt or checked under. It is made only by
@@ -159,6 +159,12 @@ impl<'r> Game<'r> {
     /// [`Game::view`] as a bot reads it: the match scores cut to the totals.
     pub fn play_view(&self, seat: Seat) -> Option<SeatView> {
         view::play_view(self.rules, &self.state, seat)
+    }
+
+    /// What a client shows of the game, for the seats `shows` lets it see (their legal actions
+    /// and views), each part computed once.
+    pub fn overview(&self, shows: impl Fn(Seat) -> bool) -> Overview {
+        view::overview(self.rules, &self.state, shows)
     }
 
     /// One view per seat.

@@ -120,13 +120,34 @@ impl FromStr for Action {
             .and_then(|w| w.parse().ok())
             .ok_or_else(err)?;
         let verb = words.next().ok_or_else(err)?;
-        let rest: Vec<&str> = words.collect();
         let card = |w: &str| -> Result<Card, ParseEntryError> {
             if w.trim() != w || w.is_empty() {
                 return Err(err());
             }
             w.parse().map_err(|_| err())
         };
+        // Most entries are a verb and at most one word: read without collecting the words.
+        if let "take" | "pass" | "stock" | "pile" | "next_hand" | "discard" = verb {
+            let word = words.next();
+            if words.next().is_some() {
+                return Err(err());
+            }
+            let kind = match (verb, word) {
+                ("take", None) => ActionKind::TakeUpcard,
+                ("pass", None) => ActionKind::Pass,
+                ("stock", None) => ActionKind::Draw {
+                    from: Source::Stock,
+                },
+                ("pile", None) => ActionKind::Draw {
+                    from: Source::Discard,
+                },
+                ("next_hand", None) => ActionKind::NextHand,
+                ("discard", Some(c)) => ActionKind::Discard { card: card(c)? },
+                _ => return Err(err()),
+            };
+            return Ok(Action::new(seat, kind));
+        }
+        let rest: Vec<&str> = words.collect();
         let melds = |ws: &[&str]| -> Result<Option<Vec<Vec<Card>>>, ParseEntryError> {
             if ws.is_empty() {
                 return Ok(None);
@@ -137,16 +158,6 @@ impl FromStr for Action {
                 .map(Some)
         };
         let kind = match (verb, rest.as_slice()) {
-            ("take", []) => ActionKind::TakeUpcard,
-            ("pass", []) => ActionKind::Pass,
-            ("stock", []) => ActionKind::Draw {
-                from: Source::Stock,
-            },
-            ("pile", []) => ActionKind::Draw {
-                from: Source::Discard,
-            },
-            ("next_hand", []) => ActionKind::NextHand,
-            ("discard", [c]) => ActionKind::Discard { card: card(c)? },
             ("knock", [d, m @ ..]) => ActionKind::Knock {
                 discard: card(d)?,
                 melds: melds(m)?,
@@ -264,6 +275,10 @@ mod tests {
             "0  discard 7H",
             "0 discard 7H ",
             "0 knock",
+            "0 pass 7H",
+            "0 stock ",
+            "0 discard 7H 8H",
+            "0 next_hand 1",
             "0 lay_off 8S>x",
             "0 lay_off 8S>",
             "256 take",

@@ -43,4 +43,4 @@ pub use state::{
     GameBonus, HandResult, Knock, MatchRecord, Phase, STATE_VERSION, Scores, State, Table,
 };
 pub use validate::InvalidState;
-pub use view::{KnockView, PlayerView, SeatView};
+pub use view::{KnockView, Overview, PlayerView, SeatView};

@@ -149,6 +149,36 @@ pub(crate) fn play_view(rules: &Ruleset, state: &State, seat: Seat) -> Option<Se
     Some(v)
 }
 
+/// What a client shows of a game: the seats to act, the scores, the legal actions of the seats
+/// `shows` lets it see and their views, each computed once.
+#[derive(Clone, Debug)]
+pub struct Overview {
+    pub to_act: Vec<Seat>,
+    pub scores: Scores,
+    pub legal_actions: Vec<Action>,
+    pub views: Vec<SeatView>,
+}
+
+pub(crate) fn overview(rules: &Ruleset, state: &State, shows: impl Fn(Seat) -> bool) -> Overview {
+    let shared = Shared::of(rules, state);
+    let views = Seat::all(state.seats())
+        .filter(|&s| shows(s))
+        .filter_map(|s| seat_view(rules, state, s, &shared))
+        .collect();
+    let Shared {
+        to_act,
+        scores,
+        legal: mut legal_actions,
+    } = shared;
+    legal_actions.retain(|a| shows(a.seat));
+    Overview {
+        to_act,
+        scores,
+        legal_actions,
+        views,
+    }
+}
+
 /// One view per seat.
 pub(crate) fn views(rules: &Ruleset, state: &State) -> Vec<SeatView> {
     let shared = Shared::of(rules, state);
