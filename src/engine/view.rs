@@ -181,10 +181,7 @@ pub(crate) fn overview(rules: &Ruleset, state: &State, shows: impl Fn(Seat) -> b
 
 /// One view per seat.
 pub(crate) fn views(rules: &Ruleset, state: &State) -> Vec<SeatView> {
-    let shared = Shared::of(rules, state);
-    Seat::all(state.seats())
-        .filter_map(|s| seat_view(rules, state, s, &shared))
-        .collect()
+    overview(rules, state, |_| true).views
 }
 
 fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Option<SeatView> {
