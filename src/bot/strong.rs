@@ -21,9 +21,6 @@ use odds::Odds;
 const DANGER: f64 = 6.0;
 /// Discards per drawn card worth looking at beyond the drawn card itself.
 const DISCARDS_PER_DRAW: usize = 2;
-/// How much of knocking's value is left after playing on one more turn without gin (the
-/// opponent may go out first, the stock runs down).
-const PLAY_ON_KEEPS: f64 = 0.5;
 
 pub fn decide(rules: &Ruleset, view: &SeatView, first: &Action) -> Decision {
     let seen = Seen::of(view);
@@ -262,8 +259,9 @@ impl Strong<'_> {
         let turns = (left / 2).clamp(0, 3) as i32;
         let gin_chance = 1.0 - (1.0 - outs as f64 / unseen as f64).powi(turns);
         let gin_value = f64::from(self.rules.gin_bonus) + odds.opponent_deadwood;
-        let play_on_value =
-            gin_chance * gin_value + (1.0 - gin_chance) * PLAY_ON_KEEPS * odds.value.max(0.0);
+        // Playing on without gin keeps the knock: the risk of the opponent going out first is
+        // paid for by the undercuts a low count then brings.
+        let play_on_value = gin_chance * gin_value + (1.0 - gin_chance) * odds.value.max(0.0);
         if odds.value >= play_on_value {
             Ok(format!(
                 "Knocked with {deadwood} deadwood: the opponent should hold about {:.0} and an undercut looks unlikely ({:.0}%).",

@@ -9,6 +9,9 @@ use super::super::seen::Seen;
 /// Added to every card's value when only gin (or a very low count) goes out: then what matters is
 /// how many cards are left unmelded, the points only break ties.
 const PER_CARD: u8 = 30;
+/// Added to every card's value when a knock may leave more: the number of cards left unmelded
+/// still decides how soon the hand goes out, and then how low it can go.
+const PER_CARD_KNOCK: u8 = 20;
 /// Knock limits below this count as "only gin goes out" for valuing hands.
 const LOW_LIMIT: u8 = 5;
 
@@ -32,10 +35,13 @@ pub struct Odds<'a> {
 impl<'a> Odds<'a> {
     pub fn new(rules: &'a MeldRules, seen: &Seen, knock_limit: Option<u8>) -> Odds<'a> {
         let mut eval = rules.clone();
-        if knock_limit.is_none_or(|l| l < LOW_LIMIT) {
-            for v in &mut eval.values {
-                *v = v.saturating_add(PER_CARD);
-            }
+        let per_card = if knock_limit.is_none_or(|l| l < LOW_LIMIT) {
+            PER_CARD
+        } else {
+            PER_CARD_KNOCK
+        };
+        for v in &mut eval.values {
+            *v = v.saturating_add(per_card);
         }
         let total = |r: &MeldRules| r.values.iter().map(|&v| f64::from(v)).sum::<f64>();
         let scale = total(&eval) / total(rules).max(1.0);
