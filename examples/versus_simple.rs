@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         .map_err(|e| format!("{}: {e:?}", path.display()))?;
     let decks = hands.div_ceil(2);
     let per = decks.div_ceil(threads);
-    let played: Vec<[Hand; 2]> = std::thread::scope(|s| {
+    let played = std::thread::scope(|s| -> Result<Vec<[Hand; 2]>, String> {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
                 let variant = &variant;
@@ -52,11 +52,12 @@ fn main() -> Result<(), Box<dyn Error>> {
                 })
             })
             .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_default())
-            .collect()
-    });
+        let mut played = Vec::with_capacity(decks);
+        for w in workers {
+            played.extend(w.join().map_err(|_| "a thread playing hands panicked")?);
+        }
+        Ok(played)
+    })?;
     report(level, &played.into_iter().flatten().collect::<Vec<_>>());
     Ok(())
 }
@@ -196,6 +197,16 @@ fn os_suit(c: Card) -> usize {
 fn report(level: Level, hands: &[Hand]) {
     let errors: Vec<&String> = hands.iter().filter_map(|h| h.as_ref().err()).collect();
     let ok: Vec<&(i64, String)> = hands.iter().filter_map(|h| h.as_ref().ok()).collect();
+    for e in errors.iter().take(5) {
+        println!("error ({} in all): {e}", errors.len());
+    }
+    if ok.len() < 2 {
+        println!(
+            "{level:?}: {} hands played to the end, too few to report",
+            ok.len()
+        );
+        return;
+    }
     let n = ok.len() as f64;
     let mean = ok.iter().map(|h| h.0 as f64).sum::<f64>() / n;
     let var = ok.iter().map(|h| (h.0 as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0);
@@ -233,9 +244,6 @@ fn report(level: Level, hands: &[Hand]) {
             "  {outcome:<16} {count:>6} hands {points:>+8} points, {:+.2} a hand",
             points as f64 / n
         );
-    }
-    for e in errors.iter().take(5) {
-        println!("  error: {e}");
     }
 }
 
