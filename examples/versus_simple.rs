@@ -21,7 +21,7 @@ use gin_rules::cards::{Card, CardSet};
 use gin_rules::engine::{
     Action, ActionKind, Event, Game, GameId, HandResult, NewGame, SeatView, Source, shuffled_deck,
 };
-use gin_rules::melds;
+use gin_rules::melds::{self, Arrangement};
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::{Ruleset, Target};
 use gin_rules::seat::{Seat, TableNo};
@@ -139,9 +139,9 @@ fn simple(rules: &Ruleset, view: &SeatView) -> Option<Action> {
                 )
             });
             if let (Some(up), Some(take)) = (view.discard_top, take()) {
-                let eleven = hand.with(up);
-                let (deadwood, _) = deadwood_less_highest(rules, eleven);
-                if deadwood <= limit || !best_deadwood(rules, eleven).contains(up) {
+                let best = melds::best_arrangement(&rules.melds, hand.with(up));
+                let (deadwood, _) = less_highest(rules, &best);
+                if deadwood <= limit || !best.unmelded.contains(up) {
                     return Some(take);
                 }
             }
@@ -149,7 +149,8 @@ fn simple(rules: &Ruleset, view: &SeatView) -> Option<Action> {
         }
         "last_discard" => take().or_else(|| find(&|k| matches!(k, ActionKind::Pass))),
         "discard" => {
-            let (deadwood, highest) = deadwood_less_highest(rules, hand);
+            let (deadwood, highest) =
+                less_highest(rules, &melds::best_arrangement(&rules.melds, hand));
             let out = |d: Card| {
                 find(&|k| match k {
                     ActionKind::Knock { discard, .. } => *discard == d,
@@ -172,15 +173,9 @@ fn simple(rules: &Ruleset, view: &SeatView) -> Option<Action> {
     }
 }
 
-/// The deadwood of the best arrangement of `hand`.
-fn best_deadwood(rules: &Ruleset, hand: CardSet) -> CardSet {
-    melds::best_arrangement(&rules.melds, hand).unmelded
-}
-
 /// OpenSpiel's `MinDeadwood` of eleven cards: one best arrangement, less its highest ranked
 /// deadwood card (`None` when every card melds).
-fn deadwood_less_highest(rules: &Ruleset, hand: CardSet) -> (u32, Option<Card>) {
-    let best = melds::best_arrangement(&rules.melds, hand);
+fn less_highest(rules: &Ruleset, best: &Arrangement) -> (u32, Option<Card>) {
     let highest = best
         .unmelded
         .iter()
@@ -281,7 +276,9 @@ mod tests {
         let variant = openspiel();
         let rules = &variant.ruleset;
         let of = |cards: &str| {
-            let (deadwood, highest) = deadwood_less_highest(rules, gin_rules::cards::set(cards));
+            let hand = gin_rules::cards::set(cards);
+            let (deadwood, highest) =
+                less_highest(rules, &melds::best_arrangement(&rules.melds, hand));
             (deadwood, highest.map(|c| c.to_string()))
         };
         assert_eq!(
