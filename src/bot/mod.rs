@@ -17,6 +17,7 @@ use crate::seat::Seat;
 pub use crate::level::{BotSeats, Level, UnknownLevel};
 pub use autoplay::{Pace, Played, Unhurried, play_bots};
 pub use seen::Seen;
+pub use strong::Tuning;
 
 /// What a bot plays, and why in a sentence a player understands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -34,8 +35,14 @@ pub fn decide(level: Level, rules: &Ruleset, view: &SeatView) -> Option<Decision
     Some(match level {
         Level::Random => random::decide(view, first),
         Level::Basic => basic::decide(rules, view, first),
-        Level::Strong => strong::decide(rules, view, first),
+        Level::Strong => strong::decide(&Tuning::STRONG, rules, view, first),
     })
+}
+
+/// [`decide`] for a `strong` bot playing by other weights than the level's.
+pub fn decide_strong(tuning: &Tuning, rules: &Ruleset, view: &SeatView) -> Option<Decision> {
+    let first = view.legal_actions.first()?;
+    Some(strong::decide(tuning, rules, view, first))
 }
 
 /// [`decide`] for `seat` of a whole game: the bot sees that seat's view only, with the match

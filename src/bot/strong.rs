@@ -16,17 +16,48 @@ use super::seen::{Options, Seen, list, plain_why};
 use knock::{KnockOdds, guesses, knock_odds};
 use odds::Odds;
 
-/// Deadwood points a discard costs per unit of chance that the opponent can meld it (midway
-/// through the stock; less early, more late).
-const DANGER: f64 = 6.0;
-/// Discards per drawn card worth looking at beyond the drawn card itself.
-const DISCARDS_PER_DRAW: usize = 2;
+/// The weights `strong` plays by. [`Tuning::STRONG`] is the level; other values let a bot writer
+/// seat a variant of it (`examples/versus_previous.rs` seats the level as it was).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// Deadwood points a discard costs per unit of chance that the opponent can meld it (midway
+    /// through the stock; less early, more late).
+    pub danger: f64,
+    /// Discards per drawn card worth looking at beyond the drawn card itself.
+    pub discards_per_draw: usize,
+    /// Added to every card's value when valuing a hand that only gin (or a knock limit below 5)
+    /// takes out: then what matters is how many cards are left unmelded.
+    pub per_card_gin: u8,
+    /// Added to every card's value when a knock may leave more: the number of cards left unmelded
+    /// still decides how soon the hand goes out, and then how low it can go.
+    pub per_card_knock: u8,
+    /// How much of knocking's value is kept by playing on a turn without gin (1: the risk of the
+    /// opponent going out first is paid for by the undercuts a low count then brings).
+    pub play_on_keeps: f64,
+}
 
-pub fn decide(rules: &Ruleset, view: &SeatView, first: &Action) -> Decision {
+impl Tuning {
+    pub const STRONG: Tuning = Tuning {
+        danger: 6.0,
+        discards_per_draw: 2,
+        per_card_gin: 30,
+        per_card_knock: 20,
+        play_on_keeps: 1.0,
+    };
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning::STRONG
+    }
+}
+
+pub fn decide(tuning: &Tuning, rules: &Ruleset, view: &SeatView, first: &Action) -> Decision {
     let seen = Seen::of(view);
     let options = Options::of(view);
-    let odds = Odds::new(&rules.melds, &seen, view.knock_limit);
+    let odds = Odds::new(&rules.melds, &seen, view.knock_limit, tuning);
     let bot = Strong {
+        tuning,
         rules,
         view,
         seen,
@@ -48,6 +79,7 @@ pub fn decide(rules: &Ruleset, view: &SeatView, first: &Action) -> Decision {
 }
 
 struct Strong<'a> {
+    tuning: &'a Tuning,
     rules: &'a Ruleset,
     view: &'a SeatView,
     seen: Seen,
@@ -75,7 +107,7 @@ impl Strong<'_> {
     fn danger_weight(&self) -> f64 {
         let first_stock = self.seen.first_stock(self.rules).max(1);
         let gone = first_stock.saturating_sub(self.seen.stock) as f64 / first_stock as f64;
-        DANGER * self.odds.scale.sqrt() * (0.5 + gone)
+        self.tuning.danger * self.odds.scale.sqrt() * (0.5 + gone)
     }
 
     /// Every discard from the eleven cards `hand` among `allowed`, valued by the deadwood expected
@@ -151,7 +183,7 @@ impl Strong<'_> {
             after.retain(|&(d, _)| d != c);
             after.sort_by_key(|&(d, dw)| (dw, std::cmp::Reverse(self.rules.melds.value(d))));
             let mut best = as_is + w * self.odds.danger(c);
-            for &(d, _) in after.iter().take(DISCARDS_PER_DRAW) {
+            for &(d, _) in after.iter().take(self.tuning.discards_per_draw) {
                 let keep = Keep {
                     card: d,
                     expected: self.odds.expected(eleven.without(d)),
@@ -259,9 +291,8 @@ impl Strong<'_> {
         let turns = (left / 2).clamp(0, 3) as i32;
         let gin_chance = 1.0 - (1.0 - outs as f64 / unseen as f64).powi(turns);
         let gin_value = f64::from(self.rules.gin_bonus) + odds.opponent_deadwood;
-        // Playing on without gin keeps the knock: the risk of the opponent going out first is
-        // paid for by the undercuts a low count then brings.
-        let play_on_value = gin_chance * gin_value + (1.0 - gin_chance) * odds.value.max(0.0);
+        let play_on_value = gin_chance * gin_value
+            + (1.0 - gin_chance) * self.tuning.play_on_keeps * odds.value.max(0.0);
         if odds.value >= play_on_value {
             Ok(format!(
                 "Knocked with {deadwood} deadwood: the opponent should hold about {:.0} and an undercut looks unlikely ({:.0}%).",

@@ -5,13 +5,8 @@ use crate::melds;
 use crate::ruleset::MeldRules;
 
 use super::super::seen::Seen;
+use super::Tuning;
 
-/// Added to every card's value when only gin (or a very low count) goes out: then what matters is
-/// how many cards are left unmelded, the points only break ties.
-const PER_CARD: u8 = 30;
-/// Added to every card's value when a knock may leave more: the number of cards left unmelded
-/// still decides how soon the hand goes out, and then how low it can go.
-const PER_CARD_KNOCK: u8 = 20;
 /// Knock limits below this count as "only gin goes out" for valuing hands.
 const LOW_LIMIT: u8 = 5;
 
@@ -33,12 +28,17 @@ pub struct Odds<'a> {
 }
 
 impl<'a> Odds<'a> {
-    pub fn new(rules: &'a MeldRules, seen: &Seen, knock_limit: Option<u8>) -> Odds<'a> {
+    pub fn new(
+        rules: &'a MeldRules,
+        seen: &Seen,
+        knock_limit: Option<u8>,
+        tuning: &Tuning,
+    ) -> Odds<'a> {
         let mut eval = rules.clone();
         let per_card = if knock_limit.is_none_or(|l| l < LOW_LIMIT) {
-            PER_CARD
+            tuning.per_card_gin
         } else {
-            PER_CARD_KNOCK
+            tuning.per_card_knock
         };
         for v in &mut eval.values {
             *v = v.saturating_add(per_card);
@@ -246,7 +246,7 @@ mod tests {
                         stock: 20,
                         players: 2,
                     };
-                    let odds = Odds::new(&rules, &seen, limit);
+                    let odds = Odds::new(&rules, &seen, limit, &Tuning::STRONG);
                     let (fast, slow) = (odds.expected(hand), searched(&odds, hand));
                     assert!(
                         (fast - slow).abs() < 1e-9,
