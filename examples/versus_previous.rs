@@ -5,6 +5,7 @@
 //! ```sh
 //! cargo run --release --example versus_previous -- standard 2000 1            # ruleset, matches, seed
 //! cargo run --release --example versus_previous -- standard+oklahoma 2000 1   # with an option
+//! cargo run --release --example versus_previous -- standard 2000 1 danger=8    # other weights for today's
 //! ```
 //!
 //! Match `g` is dealt from seed `seed + g`, as `gin-rules play` deals it, with today's `strong` in
@@ -35,6 +36,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     };
     let matches: u64 = args.get(1).map_or(Ok(2000), |s| s.parse())?;
     let seed: u64 = args.get(2).map_or(Ok(1), |s| s.parse())?;
+    let today = Tuning::STRONG.with(args.get(3).map_or("", String::as_str))?;
     let variant = Catalog::builtin()
         .resolve(&reference)
         .map_err(|e| format!("{}: {e}", args.first().map_or("standard", String::as_str)))?;
@@ -42,11 +44,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     let won = std::thread::scope(|s| -> Result<u64, String> {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
-                let variant = &variant;
+                let (variant, today) = (&variant, &today);
                 s.spawn(move || -> Result<u64, String> {
                     let mut won = 0;
                     for g in (t..matches).step_by(threads as usize) {
-                        won += u64::from(today_wins(variant, seed.wrapping_add(g), g % 2)?);
+                        won += u64::from(today_wins(variant, today, seed.wrapping_add(g), g % 2)?);
                     }
                     Ok(won)
                 })
@@ -72,7 +74,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 }
 
 /// Plays one match to 100 dealt from `seed`, today's `strong` in seat `ours`: whether it won.
-fn today_wins(variant: &Variant, seed: u64, ours: u64) -> Result<bool, String> {
+fn today_wins(variant: &Variant, today: &Tuning, seed: u64, ours: u64) -> Result<bool, String> {
     let rules = &variant.ruleset;
     let mut new = NewGame::seeded(variant.reference.clone(), seed);
     new.target = Some(Target::Points(100));
@@ -82,12 +84,12 @@ fn today_wins(variant: &Variant, seed: u64, ours: u64) -> Result<bool, String> {
     let mut events = Vec::new();
     while let Some(&seat) = game.to_act().first() {
         let tuning = if u64::from(seat.number()) == ours {
-            Tuning::STRONG
+            today
         } else {
-            PREVIOUS
+            &PREVIOUS
         };
         let view = game.play_view(seat).ok_or("no view for the seat to act")?;
-        let decision = bot::decide_strong(&tuning, rules, &view).ok_or("no legal action")?;
+        let decision = bot::decide_strong(tuning, rules, &view).ok_or("no legal action")?;
         events.clear();
         game.apply(&decision.action, &mut events)
             .map_err(|e| e.to_string())?;
@@ -118,7 +120,7 @@ mod tests {
             panic!("standard does not resolve: {variant:?}");
         };
         let won: Vec<bool> = (0..4)
-            .map(|g| today_wins(&variant, g, g % 2))
+            .map(|g| today_wins(&variant, &Tuning::STRONG, g, g % 2))
             .collect::<Result<_, _>>()
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(won.len(), 4);

@@ -46,6 +46,35 @@ impl Tuning {
     };
 }
 
+impl Tuning {
+    /// These weights with some changed, from `name=value` pairs separated by commas (the names
+    /// of the fields): `"danger=8,per_card_knock=25"`.
+    pub fn with(mut self, changes: &str) -> Result<Tuning, String> {
+        for change in changes.split(',').filter(|c| !c.trim().is_empty()) {
+            let (name, value) = change
+                .split_once('=')
+                .ok_or_else(|| format!("{change:?} is not name=value"))?;
+            let (name, value) = (name.trim(), value.trim());
+            let bad = |e: &dyn std::fmt::Display| format!("{name}: {value:?} is not a value ({e})");
+            match name {
+                "danger" => self.danger = value.parse().map_err(|e| bad(&e))?,
+                "discards_per_draw" => {
+                    self.discards_per_draw = value.parse().map_err(|e| bad(&e))?
+                }
+                "per_card_gin" => self.per_card_gin = value.parse().map_err(|e| bad(&e))?,
+                "per_card_knock" => self.per_card_knock = value.parse().map_err(|e| bad(&e))?,
+                "play_on_keeps" => self.play_on_keeps = value.parse().map_err(|e| bad(&e))?,
+                _ => {
+                    return Err(format!(
+                        "{name:?} is not a weight (danger, discards_per_draw, per_card_gin, per_card_knock, play_on_keeps)"
+                    ));
+                }
+            }
+        }
+        Ok(self)
+    }
+}
+
 impl Default for Tuning {
     fn default() -> Tuning {
         Tuning::STRONG
@@ -334,5 +363,27 @@ impl Strong<'_> {
                 keep.card
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_change_by_name_and_a_wrong_one_is_named() {
+        let t = Tuning::STRONG.with("danger=8, per_card_knock=25");
+        assert_eq!(
+            t,
+            Ok(Tuning {
+                danger: 8.0,
+                per_card_knock: 25,
+                ..Tuning::STRONG
+            })
+        );
+        let e = Tuning::STRONG.with("dangr=8").err().unwrap_or_default();
+        assert!(e.contains("\"dangr\" is not a weight"), "{e}");
+        let e = Tuning::STRONG.with("danger=lots").err().unwrap_or_default();
+        assert!(e.contains("danger: \"lots\" is not a value"), "{e}");
     }
 }
