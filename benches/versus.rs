@@ -12,8 +12,9 @@
 //!   discard instead (`deadwood` of the hand less each card) costs the peer eight times as much;
 //!   the steps-a-hand line at the start still plays it, to show that the hands are alike.
 //!
-//! This engine plays each twice: keeping the log a plain state carries (`Game::deal`), and
-//! without it (`Logging::Off`), as a simulation that never sends its states out plays.
+//! This engine plays each three times: keeping the log a plain state carries (`Game::deal`),
+//! without it (`Logging::Off`), as a simulation that never sends its states out plays, and
+//! without it nor events (`Game::apply_quiet`), as a simulation that reads only its states.
 //!
 //! Both deal from the same shuffled decks, given whole: this engine through `NewGame::decks`,
 //! `gin-rummy` through `Round::from_deal`.
@@ -34,7 +35,7 @@ use gin_rummy as jdh8;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use common::{hand_in_place, legal as legal_actions};
+use common::legal as legal_actions;
 
 /// Deals in turn, the same for both engines.
 const DEALS: usize = 1024;
@@ -98,6 +99,36 @@ type Group = (&'static str, Play, &'static str, GoingOut);
 /// Reused buffers of our hands.
 type Buffers = (Vec<Action>, Vec<Event>, (Vec<Step>, Vec<Event>));
 
+/// How our hands are played: with the log, without it, or without it nor events.
+#[derive(Clone, Copy)]
+enum Mode {
+    Logged,
+    NoLog,
+    Quiet,
+}
+
+impl Mode {
+    fn logging(self) -> Logging {
+        match self {
+            Mode::Logged => Logging::Kept,
+            Mode::NoLog | Mode::Quiet => Logging::Off,
+        }
+    }
+
+    /// Plays `action` as this mode does (the events into `events`, cleared first); false when it
+    /// is refused.
+    #[inline(always)]
+    fn apply(self, game: &mut Game, action: &Action, events: &mut Vec<Event>) -> bool {
+        match self {
+            Mode::Logged | Mode::NoLog => {
+                events.clear();
+                game.apply(action, events).is_ok()
+            }
+            Mode::Quiet => game.apply_quiet(action).is_ok(),
+        }
+    }
+}
+
 /// A hand of ours played in place with reused buffers; the steps it took.
 fn ours(
     rules: &Ruleset,
@@ -105,12 +136,37 @@ fn ours(
     rng: &mut ChaCha8Rng,
     (legal, events, stepping): &mut Buffers,
     play: Play,
-    logging: Logging,
+    mode: Mode,
 ) -> usize {
-    let game = ours_deal(rules, deal, logging);
+    let game = ours_deal(rules, deal, mode.logging());
     match play {
-        Play::Legal => hand_in_place(game, rng, legal, events, legal_actions),
-        Play::Stepping => ours_stepping_hand(game, rng, stepping),
+        Play::Legal => ours_legal_hand(game, rng, legal, events, mode),
+        Play::Stepping => ours_stepping_hand(game, rng, stepping, mode),
+    }
+}
+
+/// A hand of ours, each move picked at random from the legal actions; the steps it took.
+fn ours_legal_hand(
+    game: Option<Game>,
+    rng: &mut ChaCha8Rng,
+    legal: &mut Vec<Action>,
+    events: &mut Vec<Event>,
+    mode: Mode,
+) -> usize {
+    let Some(mut game) = game else {
+        return 0;
+    };
+    let mut steps = 0;
+    loop {
+        legal_actions(&game, legal);
+        if legal.is_empty() {
+            return steps;
+        }
+        let a = &legal[rng.random_range(0..legal.len())];
+        if !mode.apply(&mut game, a, events) {
+            return steps;
+        }
+        steps += 1;
     }
 }
 
@@ -159,6 +215,7 @@ fn ours_stepping_hand(
     game: Option<Game>,
     rng: &mut ChaCha8Rng,
     (moves, events): &mut (Vec<Step>, Vec<Event>),
+    mode: Mode,
 ) -> usize {
     let Some(mut game) = game else {
         return 0;
@@ -178,8 +235,7 @@ fn ours_stepping_hand(
             Step::Draw(from) => ActionKind::Draw { from },
             Step::Discard(card) => ActionKind::Discard { card },
         };
-        events.clear();
-        if game.apply(&Action::new(seat, kind), events).is_err() {
+        if !mode.apply(&mut game, &Action::new(seat, kind), events) {
             return steps;
         }
         steps += 1;
@@ -352,7 +408,7 @@ fn versus(c: &mut Criterion) {
     let mut ours_steps = |play: Play, rng: &mut ChaCha8Rng| {
         let s: usize = deals
             .iter()
-            .map(|d| ours(&rules, d, rng, &mut buffers, play, Logging::Kept))
+            .map(|d| ours(&rules, d, rng, &mut buffers, play, Mode::Logged))
             .sum();
         per_hand(s)
     };
@@ -398,14 +454,15 @@ fn versus(c: &mut Criterion) {
     for (group, play, peer, going_out) in groups {
         let mut g = c.benchmark_group(group);
         g.throughput(Throughput::Elements(1));
-        for (name, logging) in [
-            ("gin-rules", Logging::Kept),
-            ("gin-rules, no log", Logging::Off),
+        for (name, mode) in [
+            ("gin-rules", Mode::Logged),
+            ("gin-rules, no log", Mode::NoLog),
+            ("gin-rules, no log or events", Mode::Quiet),
         ] {
             g.bench_function(name, |b| {
                 b.iter(|| {
                     let d = &deals[deal()];
-                    black_box(ours(&rules, d, &mut rng, &mut buffers, play, logging))
+                    black_box(ours(&rules, d, &mut rng, &mut buffers, play, mode))
                 })
             });
         }

@@ -498,8 +498,10 @@ impl CardSet {
         rest.union(kept.collect())
     }
 
+    /// The cards of the set, lowest bit first (a bit that is no card is passed over).
+    #[inline]
     pub fn iter(self) -> CardSetIter {
-        CardSetIter(self.0)
+        CardSetIter(self.0 & CardSet::ALL.0)
     }
 
     pub fn to_vec(self) -> Vec<Card> {
@@ -525,17 +527,19 @@ impl IntoIterator for CardSet {
     }
 }
 
+/// The cards of a set: its bits that are cards (so each names one without a check).
 pub struct CardSetIter(u64);
 
 impl Iterator for CardSetIter {
     type Item = Card;
+    #[inline]
     fn next(&mut self) -> Option<Card> {
         if self.0 == 0 {
             return None;
         }
         let bit = self.0.trailing_zeros();
         self.0 &= self.0 - 1;
-        Card::from_bit(bit)
+        Some(Card(bit as u8))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

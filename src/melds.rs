@@ -767,13 +767,15 @@ pub fn going_out(rules: &MeldRules, hand: CardSet, limit: u32) -> GoingOut {
     let mut floor = 0;
     let mut highest = 0;
     while never != 0 {
-        let v = value_of(rules, never & never.wrapping_neg());
+        let rank = (never.trailing_zeros() % 16) as usize;
         never &= never - 1;
+        let v = u32::from(rules.values.get(rank).copied().unwrap_or(0));
         floor += v;
         highest = highest.max(v);
-    }
-    if floor - highest > limit {
-        return GoingOut::default();
+        // What is left after the highest discard only grows as cards are added.
+        if floor - highest > limit {
+            return GoingOut::default();
+        }
     }
     let analysis = analyze_discards(rules, hand);
     let mut out = GoingOut {

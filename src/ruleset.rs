@@ -90,8 +90,7 @@ impl MeldRules {
 
     /// The largest deadwood any hand of `n` cards can hold (of a deck with `jokers` jokers).
     pub fn max_deadwood(&self, n: usize, jokers: u8) -> u32 {
-        // Each value with its number of cards, highest first (every deal checks its knock limit
-        // against this, so it builds nothing on the heap).
+        // Each value with its number of cards, highest first.
         let mut values = [(0u32, 0usize); 14];
         for (slot, &v) in values.iter_mut().zip(&self.values) {
             *slot = (u32::from(v), 4);
@@ -106,6 +105,14 @@ impl MeldRules {
             left -= take;
         }
         most
+    }
+
+    /// Whether a hand of `n` cards (of a deck with `jokers` jokers) can hold `deadwood`:
+    /// `deadwood <= max_deadwood(n, jokers)`, without the sort when the four cards of the most
+    /// valued rank settle it (every deal checks its knock limit so).
+    pub fn may_hold_deadwood(&self, n: usize, jokers: u8, deadwood: u32) -> bool {
+        let top = self.values.iter().copied().max().map_or(0, u32::from);
+        deadwood <= top * n.min(4) as u32 || deadwood <= self.max_deadwood(n, jokers)
     }
 }
 
@@ -478,5 +485,30 @@ mod tests {
         });
         assert_eq!(rules.max_deadwood(3, 2), 25 + 25 + 10);
         assert_eq!(rules.max_deadwood(7, 0), 70, "no joker in the deck");
+    }
+
+    #[test]
+    fn a_hand_may_hold_up_to_the_most_deadwood() {
+        let mut rules = MeldRules::standard();
+        for jokers in [0, 2] {
+            for wild in [false, true] {
+                rules.wilds = wild.then_some(Wilds {
+                    cards: CardSet::JOKERS,
+                    min_natural: 1,
+                    joker: 25,
+                });
+                rules.values[0] = if wild { 12 } else { 1 };
+                for n in [0, 1, 3, 4, 7, 10, 11, 20, 60] {
+                    let most = rules.max_deadwood(n, jokers);
+                    for deadwood in [0, 1, most / 2, most.saturating_sub(1), most, most + 1] {
+                        assert_eq!(
+                            rules.may_hold_deadwood(n, jokers, deadwood),
+                            deadwood <= most,
+                            "{n} cards, {jokers} jokers, {deadwood}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -274,10 +274,12 @@ pub(crate) fn deal_table(
         knock_limit: rules.knock_limit,
     };
     let knock_limit = hooks.knock_limit(&info)?;
-    let most = rules.melds.max_deadwood(n, rules.jokers);
     if let Some(limit) = knock_limit
-        && u32::from(limit) > most
+        && !rules
+            .melds
+            .may_hold_deadwood(n, rules.jokers, u32::from(limit))
     {
+        let most = rules.melds.max_deadwood(n, rules.jokers);
         return Err(HookError {
             hook: "knock_limit".into(),
             message: format!(
@@ -336,6 +338,18 @@ pub(crate) fn deal_all(
         dealer,
         state.deal_number,
     )?;
+    deal_seated(rules, hooks, state, dealer, seated, decks)
+}
+
+/// [`deal_all`] with the tables' seating (what [`seating`] gives for the state's deal) known.
+pub(crate) fn deal_seated(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    state: &mut State,
+    dealer: Seat,
+    seated: Vec<TableSeating>,
+    decks: &[Vec<Card>],
+) -> Result<Vec<Event>, DealError> {
     let mut tables = Vec::with_capacity(seated.len());
     let mut events = Vec::with_capacity(seated.len());
     for (t, seat) in TableNo::all(seated.len()).zip(seated) {

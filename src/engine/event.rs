@@ -188,3 +188,35 @@ impl Event {
         }
     }
 }
+
+/// Where a step says what it did: a vector of events, or nowhere ([`Quiet`], for a simulation
+/// that reads only the state).
+pub(crate) trait Events {
+    /// Adds the event `event` builds; [`Quiet`] builds none.
+    fn push_with(&mut self, event: impl FnOnce() -> Event);
+    fn append(&mut self, events: Vec<Event>);
+}
+
+impl Events for Vec<Event> {
+    #[inline(always)]
+    fn push_with(&mut self, event: impl FnOnce() -> Event) {
+        // Built in place: `Vec::push` takes the event built on the stack a field at a time and
+        // copies it whole, stalling as it reads it back.
+        self.extend(std::iter::once_with(event));
+    }
+
+    fn append(&mut self, mut events: Vec<Event>) {
+        Vec::append(self, &mut events);
+    }
+}
+
+/// Events dropped before they are built.
+pub(crate) struct Quiet;
+
+impl Events for Quiet {
+    #[inline(always)]
+    fn push_with(&mut self, _: impl FnOnce() -> Event) {}
+
+    #[inline(always)]
+    fn append(&mut self, _: Vec<Event>) {}
+}

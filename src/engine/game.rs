@@ -11,7 +11,7 @@ use crate::seat::Seat;
 
 use super::action::Action;
 use super::error::{DealError, StepError};
-use super::event::Event;
+use super::event::{Event, Quiet};
 use super::log::Logging;
 use super::start::{self, NewGame};
 use super::state::State;
@@ -149,6 +149,13 @@ impl<'r> Game<'r> {
     /// happened to `events`. On error neither is changed.
     pub fn apply(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), StepError> {
         step::apply(self.rules, self.hooks, &mut self.state, action, events)
+    }
+
+    /// [`Game::apply`] for a simulation that reads only the state: what happened is not said, and
+    /// no event is built for the steps that make most of a hand. Checked as every step is: on
+    /// error the game is unchanged.
+    pub fn apply_quiet(&mut self, action: &Action) -> Result<(), StepError> {
+        step::apply(self.rules, self.hooks, &mut self.state, action, &mut Quiet)
     }
 
     /// What `seat` may see, or `None` when the game has no such seat.

@@ -13,7 +13,7 @@ use crate::ruleset::{Ruleset, Target, Tie};
 use crate::seat::{BySeat, Seat, Side, TableNo};
 
 use super::error::{Overflow, StepError, add_i64, mul_i64};
-use super::event::Event;
+use super::event::{Event, Events};
 use super::game_score::{GameScore, ScoreEntry};
 use super::identity::GameRef;
 use super::layout::TableSeating;
@@ -462,13 +462,13 @@ pub(crate) fn enter_last_result(
 
 /// Records an entered deal: the match's new record, the games that closed, and the end of the
 /// match when all are closed.
-pub(crate) fn record_deal(state: &mut State, done: Entered, events: &mut Vec<Event>) {
+pub(crate) fn record_deal(state: &mut State, done: Entered, events: &mut impl Events) {
     state.record = Arc::new(done.record);
-    events.push(Event::Scored {
+    events.push_with(|| Event::Scored {
         entries: done.entries,
     });
     if let Some((winners, totals)) = done.over {
-        events.push(Event::MatchOver {
+        events.push_with(|| Event::MatchOver {
             game: state.game,
             winners: winners.clone(),
             totals,

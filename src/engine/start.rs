@@ -7,7 +7,7 @@ use crate::cards::Card;
 use crate::ruleset::{Ruleset, RulesetRef, Target};
 use crate::seat::Seat;
 
-use super::deal::{check_deck, cut_for_dealer, deal_all, seating};
+use super::deal::{check_deck, cut_for_dealer, deal_all, deal_seated, seating};
 use super::error::DealError;
 use super::event::Event;
 use super::identity::{GameId, GameRef};
@@ -78,8 +78,12 @@ pub(crate) fn deal_first(
         hook: "match_layout".into(),
         message,
     })?;
+    // The seating of the first deal, when explicit decks need it to be counted.
+    let mut seated = None;
     if !game.decks.is_empty() {
-        let tables = seating(rules, hooks, &layout, dealer, 0)?.len();
+        let tables = seated
+            .insert(seating(rules, hooks, &layout, dealer, 0)?)
+            .len();
         if game.decks.len() != tables {
             return Err(DealError::WrongDeckCount {
                 needed: tables,
@@ -105,7 +109,10 @@ pub(crate) fn deal_first(
         bots: Default::default(),
         log: None,
     };
-    let events = deal_all(rules, hooks, &mut state, dealer, &game.decks)?;
+    let events = match seated {
+        Some(seated) => deal_seated(rules, hooks, &mut state, dealer, seated, &game.decks)?,
+        None => deal_all(rules, hooks, &mut state, dealer, &game.decks)?,
+    };
     state.log = match logging {
         Logging::Kept => Some(Log {
             dealer,

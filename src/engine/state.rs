@@ -399,13 +399,18 @@ impl MatchRecord {
 
     /// Each seat's side's total.
     pub fn seat_totals(&self, seats: u8) -> BySeat<i64> {
-        let totals = self.totals();
+        // Each side's total summed where it is read, as `totals` sums it (every deal reads these).
+        let total = |side: usize| {
+            self.games.iter().fold(0i64, |t, g| {
+                g.points.get(side).map_or(t, |&p| i64::saturating_add(t, p))
+            })
+        };
         Seat::all(seats)
             .map(|s| {
                 self.layout
                     .side_of(s)
-                    .and_then(|side| totals.get(side.index()).copied())
-                    .unwrap_or(0)
+                    .filter(|side| side.index() < self.layout.sides.len())
+                    .map_or(0, |side| total(side.index()))
             })
             .collect()
     }

@@ -909,8 +909,8 @@ mod tests {
         Action::new(seat, kind)
     }
 
-    /// The new step (logged, and without a log) does to `game` and `bare` what the old one does
-    /// to a copy of `game`'s state.
+    /// The new step (logged, without a log, and without a log or events) does to `game` and
+    /// `bare` what the old one does to a copy of `game`'s state.
     fn same_as_before(form: &Form, game: &Game, bare: &Game, a: &Action) {
         let (rules, hooks, ..) = form;
         let mut old = game.state().clone();
@@ -926,6 +926,9 @@ mod tests {
         let mut bare_events = Vec::new();
         assert_eq!(unlogged.apply(a, &mut bare_events), old_result, "{a:?}");
         assert_eq!(bare_events, old_events, "{a:?}");
+        let mut quiet = bare.clone();
+        assert_eq!(quiet.apply_quiet(a), old_result, "{a:?}");
+        assert_eq!(quiet.state(), unlogged.state(), "{a:?}");
         assert_eq!(unlogged.state(), &State { log: None, ..old }, "{a:?}");
     }
 
