@@ -193,6 +193,7 @@ impl From<LayOff> for LayOffCard {
 /// The card of `hand` that a discard of `card` names: a joker names a joker the hand holds
 /// (`"JK"` names either; with both in hand, the one not `taken` this turn); any other card names
 /// itself.
+#[inline]
 pub(crate) fn discard_named(hand: CardSet, taken: Option<Card>, card: Card) -> Card {
     let pool = match taken {
         Some(t) if t.is_joker() && hand.intersect(CardSet::JOKERS).len() == 2 => hand.without(t),

@@ -168,7 +168,8 @@ pub fn check_deck(deck: &[Card], jokers: u8) -> Result<(), DealError> {
             twice.push(c.to_string());
         }
     }
-    let whole: CardSet = Card::deck_with(jokers).collect();
+    let jokers_in: CardSet = Card::JOKERS.into_iter().take(usize::from(jokers)).collect();
+    let whole = CardSet::FULL.union(jokers_in);
     let missing = whole.minus(seen);
     let extra = seen.minus(whole);
     let mut problems = Vec::new();

@@ -200,9 +200,13 @@ pub(crate) trait Events {
 impl Events for Vec<Event> {
     #[inline(always)]
     fn push_with(&mut self, event: impl FnOnce() -> Event) {
-        // Built in place: `Vec::push` takes the event built on the stack a field at a time and
-        // copies it whole, stalling as it reads it back.
-        self.extend(std::iter::once_with(event));
+        // Room first, so that nothing is called between building the event and writing it:
+        // built before a possible call, it would be built on the stack a field at a time and
+        // copied whole, stalling as it is read back.
+        if self.len() == self.capacity() {
+            self.reserve(1);
+        }
+        self.push(event());
     }
 
     fn append(&mut self, mut events: Vec<Event>) {
