@@ -213,12 +213,7 @@ pub(crate) fn dealt(deck: &[Card], n: usize, players: usize) -> Option<Dealt> {
     for (&c, role) in deck.iter().take(players * n).zip(round) {
         hands[role].put(c);
     }
-    let mut stock = Pile::new();
-    for &c in deck[players * n + 1..].iter().rev() {
-        if !stock.push(c) {
-            return None;
-        }
-    }
+    let stock = Pile::from_top_down(deck.get(players * n + 1..)?)?;
     Some(Dealt {
         hands,
         upcard,

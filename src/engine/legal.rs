@@ -37,7 +37,7 @@ pub(crate) fn legal_actions_into(rules: &Ruleset, state: &State, out: &mut Vec<A
 /// action holds anything, which one pass over the list tells, they are forgotten instead (which
 /// is all their drops would do).
 #[inline(always)]
-fn clear(out: &mut Vec<Action>) {
+pub(crate) fn clear(out: &mut Vec<Action>) {
     let owns = out.iter().fold(false, |owns, a| owns | holds_heap(&a.kind));
     if owns {
         out.clear();

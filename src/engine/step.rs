@@ -12,7 +12,7 @@ use crate::seat::{Seat, TableNo};
 use super::action::{Action, ActionKind, Source, discard_named};
 use super::deal::{self, Reshuffled};
 use super::error::{IllegalAction, Overflow, StepError};
-use super::event::{Event, Events};
+use super::event::{Event, Events, push_in_place};
 use super::identity::GameRef;
 use super::outcome::Outcome;
 use super::play_rules::{self, AfterDiscard};
@@ -218,15 +218,18 @@ fn log(state: &mut State, action: &Action) {
 #[inline(always)]
 fn log_plain(state: &mut State, action: &Action) {
     if let Some(log) = &mut state.log {
-        let kind = match action.kind {
-            ActionKind::Draw { from } => ActionKind::Draw { from },
-            ActionKind::Discard { card } => ActionKind::Discard { card },
-            _ => action.kind.clone(),
-        };
-        log.actions.push(Action {
-            seat: action.seat,
-            kind,
-        });
+        let (seat, actions) = (action.seat, &mut log.actions);
+        match action.kind {
+            ActionKind::Draw { from } => push_in_place(actions, || Action {
+                seat,
+                kind: ActionKind::Draw { from },
+            }),
+            ActionKind::Discard { card } => push_in_place(actions, || Action {
+                seat,
+                kind: ActionKind::Discard { card },
+            }),
+            _ => actions.push(action.clone()),
+        }
     }
 }
 
@@ -718,7 +721,7 @@ fn commit(
 }
 
 /// `card` from the top of the stock or the discard pile into the hand of `r`.
-#[inline]
+#[inline(always)]
 fn draw(table: &mut Table, r: Role, from: Source, card: Card) {
     let held = table.hands[r].put(card);
     match from {
@@ -731,7 +734,7 @@ fn draw(table: &mut Table, r: Role, from: Source, card: Card) {
     table.turns = table.turns.saturating_add(1);
 }
 
-#[inline]
+#[inline(always)]
 fn discard(table: &mut Table, r: Role, card: Card) {
     table.hands[r].remove(card);
     if card.is_joker() {
