@@ -37,7 +37,7 @@ pub struct Log {
 /// emptied), and the lists then freed.
 impl Drop for Log {
     fn drop(&mut self) {
-        super::legal::clear(&mut self.actions);
+        super::action::clear_actions(&mut self.actions);
     }
 }
 
