@@ -162,14 +162,14 @@ impl<T: PartialEq, const N: usize> PartialEq<[T; N]> for ByRole<T> {
 impl<T> Index<Role> for ByRole<T> {
     type Output = T;
 
-    #[inline]
+    #[inline(always)]
     fn index(&self, role: Role) -> &T {
         &self.as_slice()[role.index()]
     }
 }
 
 impl<T> IndexMut<Role> for ByRole<T> {
-    #[inline]
+    #[inline(always)]
     fn index_mut(&mut self, role: Role) -> &mut T {
         let len = self.len();
         &mut self.values[..len][role.index()]

@@ -193,10 +193,39 @@ impl From<LayOff> for LayOffCard {
 /// The card of `hand` that a discard of `card` names: a joker names a joker the hand holds
 /// (`"JK"` names either; with both in hand, the one not `taken` this turn); any other card names
 /// itself.
+#[inline]
 pub(crate) fn discard_named(hand: CardSet, taken: Option<Card>, card: Card) -> Card {
     let pool = match taken {
         Some(t) if t.is_joker() && hand.intersect(CardSet::JOKERS).len() == 2 => hand.without(t),
         _ => hand,
     };
     pool.resolve(card)
+}
+
+/// Empties the list. `Vec::clear` drops each action through a call (an action may hold melds or
+/// lay-offs on the heap), and a list of a turn's ten discards is dropped every turn: when no
+/// action holds anything, which one pass over the list tells, they are forgotten instead (which
+/// is all their drops would do).
+#[inline(always)]
+pub(crate) fn clear_actions(out: &mut Vec<Action>) {
+    let owns = out.iter().fold(false, |owns, a| owns | holds_heap(&a.kind));
+    if owns {
+        out.clear();
+    } else {
+        out.drain(..).for_each(std::mem::forget);
+    }
+}
+
+/// Whether dropping an action of this kind frees anything.
+#[inline(always)]
+fn holds_heap(kind: &ActionKind) -> bool {
+    match kind {
+        ActionKind::Knock { melds, .. } | ActionKind::Gin { melds, .. } => melds.is_some(),
+        ActionKind::LayOff { .. } => true,
+        ActionKind::TakeUpcard
+        | ActionKind::Pass
+        | ActionKind::Draw { .. }
+        | ActionKind::Discard { .. }
+        | ActionKind::NextHand => false,
+    }
 }

@@ -168,7 +168,8 @@ pub fn check_deck(deck: &[Card], jokers: u8) -> Result<(), DealError> {
             twice.push(c.to_string());
         }
     }
-    let whole: CardSet = Card::deck_with(jokers).collect();
+    let jokers_in: CardSet = Card::JOKERS.into_iter().take(usize::from(jokers)).collect();
+    let whole = CardSet::FULL.union(jokers_in);
     let missing = whole.minus(seen);
     let extra = seen.minus(whole);
     let mut problems = Vec::new();
@@ -212,12 +213,7 @@ pub(crate) fn dealt(deck: &[Card], n: usize, players: usize) -> Option<Dealt> {
     for (&c, role) in deck.iter().take(players * n).zip(round) {
         hands[role].put(c);
     }
-    let mut stock = Pile::new();
-    for &c in deck[players * n + 1..].iter().rev() {
-        if !stock.push(c) {
-            return None;
-        }
-    }
+    let stock = Pile::from_top_down(deck.get(players * n + 1..)?)?;
     Some(Dealt {
         hands,
         upcard,

@@ -200,14 +200,32 @@ pub(crate) trait Events {
 impl Events for Vec<Event> {
     #[inline(always)]
     fn push_with(&mut self, event: impl FnOnce() -> Event) {
-        // Built in place: `Vec::push` takes the event built on the stack a field at a time and
-        // copies it whole, stalling as it reads it back.
-        self.extend(std::iter::once_with(event));
+        push_in_place(self, event);
     }
 
     fn append(&mut self, mut events: Vec<Event>) {
         Vec::append(self, &mut events);
     }
+}
+
+/// Pushes what `make` builds onto `v`, written in place. `Vec::push` of a value built before a
+/// call it might make (to grow) builds it on the stack a field at a time and copies it whole,
+/// stalling as it reads it back; with room known, nothing comes between building and writing.
+#[inline(always)]
+pub(crate) fn push_in_place<T>(v: &mut Vec<T>, make: impl FnOnce() -> T) {
+    if v.len() < v.capacity() {
+        v.push(make());
+    } else {
+        push_grown(v, make);
+    }
+}
+
+/// [`push_in_place`] when `v` is full.
+#[cold]
+#[inline(never)]
+fn push_grown<T>(v: &mut Vec<T>, make: impl FnOnce() -> T) {
+    v.reserve(1);
+    v.push(make());
 }
 
 /// Events dropped before they are built.

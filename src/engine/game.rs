@@ -147,6 +147,7 @@ impl<'r> Game<'r> {
 
     /// [`Game::step`] in place, for simulations that need no copy of each state: appends what
     /// happened to `events`. On error neither is changed.
+    #[inline]
     pub fn apply(&mut self, action: &Action, events: &mut Vec<Event>) -> Result<(), StepError> {
         step::apply(self.rules, self.hooks, &mut self.state, action, events)
     }
@@ -154,6 +155,7 @@ impl<'r> Game<'r> {
     /// [`Game::apply`] for a simulation that reads only the state: what happened is not said, and
     /// no event is built for the steps that make most of a hand. Checked as every step is: on
     /// error the game is unchanged.
+    #[inline]
     pub fn apply_quiet(&mut self, action: &Action) -> Result<(), StepError> {
         step::apply(self.rules, self.hooks, &mut self.state, action, &mut Quiet)
     }

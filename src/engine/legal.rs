@@ -5,7 +5,7 @@ use crate::melds;
 use crate::ruleset::Ruleset;
 use crate::seat::Seat;
 
-use super::action::{Action, ActionKind, LayOffCard, Source};
+use super::action::{Action, ActionKind, LayOffCard, Source, clear_actions};
 use super::play_rules;
 use super::state::{Phase, State, Table};
 
@@ -17,7 +17,7 @@ pub(crate) fn legal_actions(rules: &Ruleset, state: &State) -> Vec<Action> {
 
 /// [`legal_actions`] into a buffer the caller reuses (cleared first).
 pub(crate) fn legal_actions_into(rules: &Ruleset, state: &State, out: &mut Vec<Action>) {
-    clear(out);
+    clear_actions(out);
     if state.is_over() {
         return;
     }
@@ -29,34 +29,6 @@ pub(crate) fn legal_actions_into(rules: &Ruleset, state: &State, out: &mut Vec<A
     }
     for table in &state.tables {
         table_actions(rules, table, out);
-    }
-}
-
-/// Empties the list. `Vec::clear` drops each action through a call (an action may hold melds or
-/// lay-offs on the heap), and a list of a turn's ten discards is dropped every turn: when no
-/// action holds anything, which one pass over the list tells, they are forgotten instead (which
-/// is all their drops would do).
-#[inline(always)]
-fn clear(out: &mut Vec<Action>) {
-    let owns = out.iter().fold(false, |owns, a| owns | holds_heap(&a.kind));
-    if owns {
-        out.clear();
-    } else {
-        out.drain(..).for_each(std::mem::forget);
-    }
-}
-
-/// Whether dropping an action of this kind frees anything.
-#[inline(always)]
-fn holds_heap(kind: &ActionKind) -> bool {
-    match kind {
-        ActionKind::Knock { melds, .. } | ActionKind::Gin { melds, .. } => melds.is_some(),
-        ActionKind::LayOff { .. } => true,
-        ActionKind::TakeUpcard
-        | ActionKind::Pass
-        | ActionKind::Draw { .. }
-        | ActionKind::Discard { .. }
-        | ActionKind::NextHand => false,
     }
 }
 

@@ -47,6 +47,19 @@ impl Pile {
         Some(p)
     }
 
+    /// A pile from cards listed top first (the stock as a deck lists it), written at once.
+    /// `None` when there are more than 54.
+    pub(crate) fn from_top_down(cards: &[Card]) -> Option<Pile> {
+        let mut p = Pile::new();
+        let slots = p.cards.get_mut(..cards.len())?;
+        for (slot, &c) in slots.iter_mut().zip(cards.iter().rev()) {
+            // The jokers are alike: a pile names each as the first.
+            *slot = c.alike();
+        }
+        p.len = u8::try_from(cards.len()).ok()?;
+        Some(p)
+    }
+
     #[inline]
     pub fn len(&self) -> usize {
         usize::from(self.len)

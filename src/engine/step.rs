@@ -12,7 +12,7 @@ use crate::seat::{Seat, TableNo};
 use super::action::{Action, ActionKind, Source, discard_named};
 use super::deal::{self, Reshuffled};
 use super::error::{IllegalAction, Overflow, StepError};
-use super::event::{Event, Events};
+use super::event::{Event, Events, push_in_place};
 use super::identity::GameRef;
 use super::outcome::Outcome;
 use super::play_rules::{self, AfterDiscard};
@@ -34,6 +34,11 @@ pub(crate) fn step(
 
 /// [`step`] in place, for simulations that need no copy of each state: applies `action` to
 /// `state` and appends what happened to `events`. On error neither is changed.
+///
+/// Inlined into its caller for the plain turns that make most of a hand (see [`plain_turn`]):
+/// such a step then returns an `Ok` the caller sees, with no call and no drop of its result.
+/// Every other action goes the general way, out of line.
+#[inline(always)]
 pub(crate) fn apply(
     rules: &Ruleset,
     hooks: &dyn Hooks,
@@ -41,14 +46,27 @@ pub(crate) fn apply(
     action: &Action,
     events: &mut impl Events,
 ) -> Result<(), StepError> {
-    let game = state.game.next();
     if let Some(t) = acting_table(state, action)
         && plain_turn(rules, &mut state.tables[t.index()], t, action, events)
     {
-        state.game = game;
-        log(state, action);
+        state.game = state.game.next();
+        log_plain(state, action);
         return Ok(());
     }
+    apply_general(rules, hooks, state, action, events)
+}
+
+/// [`apply`] for any action that is not a plain turn, or that [`plain_turn`] leaves to the
+/// general checks (which then refuse it or play it).
+#[inline(never)]
+fn apply_general(
+    rules: &Ruleset,
+    hooks: &dyn Hooks,
+    state: &mut State,
+    action: &Action,
+    events: &mut impl Events,
+) -> Result<(), StepError> {
+    let game = state.game.next();
     let t = match whose_turn(state, action)? {
         Turn::NextHand => {
             next_hand(rules, hooks, state, events)?;
@@ -192,6 +210,26 @@ fn log(state: &mut State, action: &Action) {
         // Cloned straight into the log: `push(action.clone())` builds the copy on the stack
         // first and stalls reading it back, a third of a step's time.
         log.actions.extend_from_slice(std::slice::from_ref(action));
+    }
+}
+
+/// [`log`] for an action that [`plain_turn`] played (a draw or a discard): the copy is built
+/// from its fields, which needs no call to clone an action.
+#[inline(always)]
+fn log_plain(state: &mut State, action: &Action) {
+    if let Some(log) = &mut state.log {
+        let (seat, actions) = (action.seat, &mut log.actions);
+        match action.kind {
+            ActionKind::Draw { from } => push_in_place(actions, || Action {
+                seat,
+                kind: ActionKind::Draw { from },
+            }),
+            ActionKind::Discard { card } => push_in_place(actions, || Action {
+                seat,
+                kind: ActionKind::Discard { card },
+            }),
+            _ => actions.push(action.clone()),
+        }
     }
 }
 
@@ -683,6 +721,7 @@ fn commit(
 }
 
 /// `card` from the top of the stock or the discard pile into the hand of `r`.
+#[inline(always)]
 fn draw(table: &mut Table, r: Role, from: Source, card: Card) {
     let held = table.hands[r].put(card);
     match from {
@@ -695,21 +734,28 @@ fn draw(table: &mut Table, r: Role, from: Source, card: Card) {
     table.turns = table.turns.saturating_add(1);
 }
 
+#[inline(always)]
 fn discard(table: &mut Table, r: Role, card: Card) {
     table.hands[r].remove(card);
     if card.is_joker() {
-        // The jokers are alike: what is known is how many of those held were taken from the
-        // pile, and both sets name their jokers from the first.
-        let hand = table.hands[r].jokers_first();
-        let held = hand.intersect(CardSet::JOKERS).len() as usize;
-        let taken = table.taken[r];
-        let known = taken.intersect(CardSet::JOKERS).iter().take(held).collect();
-        table.hands[r] = hand;
-        table.taken[r] = taken.minus(CardSet::JOKERS).union(known).jokers_first();
+        discard_joker(table, r);
     } else {
         table.taken[r].remove(card);
     }
     table.discard.push(card);
+}
+
+/// What [`discard`] does to the hand and the cards known taken when the card is a joker.
+#[cold]
+fn discard_joker(table: &mut Table, r: Role) {
+    // The jokers are alike: what is known is how many of those held were taken from the pile,
+    // and both sets name their jokers from the first.
+    let hand = table.hands[r].jokers_first();
+    let held = hand.intersect(CardSet::JOKERS).len() as usize;
+    let taken = table.taken[r];
+    let known = taken.intersect(CardSet::JOKERS).iter().take(held).collect();
+    table.hands[r] = hand;
+    table.taken[r] = taken.minus(CardSet::JOKERS).union(known).jokers_first();
 }
 
 /// The arrangement a player shows: theirs, checked, or the best one.
@@ -724,6 +770,7 @@ fn arrange(
     }
 }
 
+#[inline]
 fn check_discard(
     rules: &Ruleset,
     hand: CardSet,
