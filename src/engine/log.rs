@@ -32,15 +32,6 @@ pub struct Log {
     pub actions: Vec<Action>,
 }
 
-/// A log of a hand's draws and discards holds nothing on the heap but its lists: its actions
-/// are let go without a call to drop each (which one pass tells, as a list of legal actions is
-/// emptied), and the lists then freed.
-impl Drop for Log {
-    fn drop(&mut self) {
-        super::action::clear_actions(&mut self.actions);
-    }
-}
-
 /// Whether a game keeps its log. A plain state needs it (it is checked by playing the log again);
 /// a simulation that never sends its states out does not, and saves a write a step.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
