@@ -44,9 +44,7 @@ impl Tuning {
         per_card_knock: 20,
         play_on_keeps: 1.0,
     };
-}
 
-impl Tuning {
     /// These weights with some changed, from `name=value` pairs separated by commas (the names
     /// of the fields): `"danger=8,per_card_knock=25"`.
     pub fn with(mut self, changes: &str) -> Result<Tuning, String> {
