@@ -221,19 +221,22 @@ impl Card {
     }
 
     /// The card's two characters on the wire.
-    fn text(self) -> [u8; 2] {
-        if self.is_joker() {
-            *b"JK"
-        } else {
-            [self.rank().char() as u8, self.suit().char() as u8]
-        }
+    pub fn text(self) -> &'static str {
+        // Two characters for each bit of a suit's lane: its 13 ranks, then the jokers' bits.
+        const NAMES: &str = concat!(
+            "AC2C3C4C5C6C7C8C9CTCJCQCKCJKJK..",
+            "AD2D3D4D5D6D7D8D9DTDJDQDKD......",
+            "AH2H3H4H5H6H7H8H9HTHJHQHKH......",
+            "AS2S3S4S5S6S7S8S9STSJSQSKS......",
+        );
+        let at = 2 * usize::from(self.0);
+        NAMES.get(at..at + 2).unwrap_or("..")
     }
 }
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [a, b] = self.text();
-        write!(f, "{}{}", a as char, b as char)
+        f.write_str(self.text())
     }
 }
 
@@ -287,9 +290,7 @@ impl FromStr for Card {
 
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        // Two ASCII bytes on the stack: no formatting machinery (states list every card).
-        let text = self.text();
-        s.serialize_str(std::str::from_utf8(&text).unwrap_or("??"))
+        s.serialize_str(self.text())
     }
 }
 
@@ -650,6 +651,7 @@ mod tests {
         assert_eq!(all.len(), 52);
         for c in all {
             assert_eq!(c.to_string().parse::<Card>(), Ok(c));
+            assert_eq!(c.text(), format!("{}{}", c.rank().char(), c.suit().char()));
         }
         assert_eq!(Card::all().collect::<CardSet>(), CardSet::FULL);
     }
