@@ -220,6 +220,26 @@ impl Card {
         Card::all().chain(Card::JOKERS.into_iter().take(usize::from(jokers)))
     }
 
+    /// The natural card of a rank's and a suit's character (either case), by table.
+    fn from_pair(rank: u8, suit: u8) -> Option<Card> {
+        /// Each character's place in `chars` plus one, either case; 0 for the other characters.
+        const fn places(chars: &[u8]) -> [u8; 128] {
+            let mut places = [0; 128];
+            let mut i = 0;
+            while i < chars.len() {
+                places[chars[i] as usize] = i as u8 + 1;
+                places[chars[i].to_ascii_lowercase() as usize] = i as u8 + 1;
+                i += 1;
+            }
+            places
+        }
+        const RANKS: [u8; 128] = places(b"A23456789TJQK");
+        const SUITS: [u8; 128] = places(b"CDHS");
+        let rank = RANKS.get(usize::from(rank))?.checked_sub(1)?;
+        let suit = SUITS.get(usize::from(suit))?.checked_sub(1)?;
+        Some(Card((suit << 4) | rank))
+    }
+
     /// The card's two characters on the wire.
     pub fn text(self) -> &'static str {
         // Two characters for each bit of a suit's lane: its 13 ranks, then the jokers' bits.
@@ -260,6 +280,12 @@ impl FromStr for Card {
     type Err = ParseCardError;
 
     fn from_str(s: &str) -> Result<Card, ParseCardError> {
+        // What states are written with (rank then suit, no space) is read at once.
+        if let &[rank, suit] = s.as_bytes()
+            && let Some(card) = Card::from_pair(rank, suit)
+        {
+            return Ok(card);
+        }
         let err = || ParseCardError(s.to_string());
         let t = s.trim();
         if t.eq_ignore_ascii_case("JK") {
@@ -305,14 +331,6 @@ impl<'de> Deserialize<'de> for Card {
             }
 
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Card, E> {
-                // What states are written with (rank then suit, no space) is read at once;
-                // anything else goes through the parser, which names what is wrong.
-                if let &[rank, suit] = s.as_bytes()
-                    && let (Some(rank), Some(suit)) =
-                        (Rank::from_char(rank.into()), Suit::from_char(suit.into()))
-                {
-                    return Ok(Card::new(rank, suit));
-                }
                 s.parse().map_err(E::custom)
             }
         }
