@@ -81,8 +81,7 @@ impl Serialize for GameId {
 
 impl<'de> Deserialize<'de> for GameId {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GameId, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        super::parse_str(d)
     }
 }
 

@@ -1,7 +1,6 @@
 //! The match's log: what its first deal was dealt from and every action accepted since. A plain
 //! state is checked by dealing and playing its log again, which must give the state exactly.
 
-use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -234,8 +233,7 @@ fn read_actions<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Action>, D::Error
     struct Entry(Action);
     impl<'de> Deserialize<'de> for Entry {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Entry, D::Error> {
-            let s = <Cow<'de, str>>::deserialize(d)?;
-            s.parse().map(Entry).map_err(serde::de::Error::custom)
+            super::parse_str(d).map(Entry)
         }
     }
     Ok(Vec::<Entry>::deserialize(d)?
