@@ -220,20 +220,43 @@ impl Card {
         Card::all().chain(Card::JOKERS.into_iter().take(usize::from(jokers)))
     }
 
-    /// The card's two characters on the wire.
-    fn text(self) -> [u8; 2] {
-        if self.is_joker() {
-            *b"JK"
-        } else {
-            [self.rank().char() as u8, self.suit().char() as u8]
+    /// The natural card of a rank's and a suit's character (either case), by table.
+    fn from_pair(rank: u8, suit: u8) -> Option<Card> {
+        /// Each character's place in `chars` plus one, either case; 0 for the other characters.
+        const fn places(chars: &[u8]) -> [u8; 128] {
+            let mut places = [0; 128];
+            let mut i = 0;
+            while i < chars.len() {
+                places[chars[i] as usize] = i as u8 + 1;
+                places[chars[i].to_ascii_lowercase() as usize] = i as u8 + 1;
+                i += 1;
+            }
+            places
         }
+        const RANKS: [u8; 128] = places(b"A23456789TJQK");
+        const SUITS: [u8; 128] = places(b"CDHS");
+        let rank = RANKS.get(usize::from(rank))?.checked_sub(1)?;
+        let suit = SUITS.get(usize::from(suit))?.checked_sub(1)?;
+        Some(Card((suit << 4) | rank))
+    }
+
+    /// The card's two characters on the wire.
+    pub fn text(self) -> &'static str {
+        // Two characters for each bit of a suit's lane: its 13 ranks, then the jokers' bits.
+        const NAMES: &str = concat!(
+            "AC2C3C4C5C6C7C8C9CTCJCQCKCJKJK..",
+            "AD2D3D4D5D6D7D8D9DTDJDQDKD......",
+            "AH2H3H4H5H6H7H8H9HTHJHQHKH......",
+            "AS2S3S4S5S6S7S8S9STSJSQSKS......",
+        );
+        let at = 2 * usize::from(self.0);
+        NAMES.get(at..at + 2).unwrap_or("..")
     }
 }
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [a, b] = self.text();
-        write!(f, "{}{}", a as char, b as char)
+        f.write_str(self.text())
     }
 }
 
@@ -257,6 +280,12 @@ impl FromStr for Card {
     type Err = ParseCardError;
 
     fn from_str(s: &str) -> Result<Card, ParseCardError> {
+        // What states are written with (rank then suit, no space) is read at once.
+        if let &[rank, suit] = s.as_bytes()
+            && let Some(card) = Card::from_pair(rank, suit)
+        {
+            return Ok(card);
+        }
         let err = || ParseCardError(s.to_string());
         let t = s.trim();
         if t.eq_ignore_ascii_case("JK") {
@@ -287,9 +316,7 @@ impl FromStr for Card {
 
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        // Two ASCII bytes on the stack: no formatting machinery (states list every card).
-        let text = self.text();
-        s.serialize_str(std::str::from_utf8(&text).unwrap_or("??"))
+        s.serialize_str(self.text())
     }
 }
 
@@ -304,14 +331,6 @@ impl<'de> Deserialize<'de> for Card {
             }
 
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Card, E> {
-                // What states are written with (rank then suit, no space) is read at once;
-                // anything else goes through the parser, which names what is wrong.
-                if let &[rank, suit] = s.as_bytes()
-                    && let (Some(rank), Some(suit)) =
-                        (Rank::from_char(rank.into()), Suit::from_char(suit.into()))
-                {
-                    return Ok(Card::new(rank, suit));
-                }
                 s.parse().map_err(E::custom)
             }
         }
@@ -650,6 +669,7 @@ mod tests {
         assert_eq!(all.len(), 52);
         for c in all {
             assert_eq!(c.to_string().parse::<Card>(), Ok(c));
+            assert_eq!(c.text(), format!("{}{}", c.rank().char(), c.suit().char()));
         }
         assert_eq!(Card::all().collect::<CardSet>(), CardSet::FULL);
     }

@@ -26,14 +26,22 @@ impl GameId {
     pub fn as_bytes(&self) -> &[u8; 16] {
         &self.0
     }
+
+    /// The 32 lower-case hex digits.
+    fn hex(&self) -> [u8; 32] {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut hex = [0; 32];
+        for (pair, b) in hex.chunks_exact_mut(2).zip(self.0) {
+            pair[0] = DIGITS[usize::from(b >> 4)];
+            pair[1] = DIGITS[usize::from(b & 15)];
+        }
+        hex
+    }
 }
 
 impl fmt::Display for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for b in self.0 {
-            write!(f, "{b:02x}")?;
-        }
-        Ok(())
+        f.write_str(std::str::from_utf8(&self.hex()).map_err(|_| fmt::Error)?)
     }
 }
 
@@ -66,14 +74,14 @@ impl FromStr for GameId {
 
 impl Serialize for GameId {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        let hex = self.hex();
+        s.serialize_str(std::str::from_utf8(&hex).map_err(serde::ser::Error::custom)?)
     }
 }
 
 impl<'de> Deserialize<'de> for GameId {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GameId, D::Error> {
-        let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        s.parse().map_err(serde::de::Error::custom)
+        super::parse_str(d)
     }
 }
 

@@ -1,10 +1,10 @@
 //! The match's log: what its first deal was dealt from and every action accepted since. A plain
 //! state is checked by dealing and playing its log again, which must give the state exactly.
 
-use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
+use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
@@ -50,53 +50,75 @@ pub enum Logging {
 /// `1 next_hand`.
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ", self.seat)?;
-        let melds = |f: &mut fmt::Formatter<'_>, melds: &Option<Vec<Vec<Card>>>| {
-            for meld in melds.iter().flatten() {
-                f.write_str(" ")?;
-                for (i, c) in meld.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(",")?;
-                    }
-                    write!(f, "{c}")?;
+        write_entry(self, f)
+    }
+}
+
+/// The one writer of log entries, for [`Display`](fmt::Display) and the log's JSON alike: only
+/// whole strings and characters, no formatting of arguments.
+fn write_entry(action: &Action, out: &mut impl fmt::Write) -> fmt::Result {
+    fn melds(out: &mut impl fmt::Write, melds: &Option<Vec<Vec<Card>>>) -> fmt::Result {
+        for meld in melds.iter().flatten() {
+            out.write_char(' ')?;
+            for (i, c) in meld.iter().enumerate() {
+                if i > 0 {
+                    out.write_char(',')?;
+                }
+                out.write_str(c.text())?;
+            }
+        }
+        Ok(())
+    }
+    write_number(out, action.seat.index())?;
+    out.write_char(' ')?;
+    match &action.kind {
+        ActionKind::TakeUpcard => out.write_str("take"),
+        ActionKind::Pass => out.write_str("pass"),
+        ActionKind::Draw {
+            from: Source::Stock,
+        } => out.write_str("stock"),
+        ActionKind::Draw {
+            from: Source::Discard,
+        } => out.write_str("pile"),
+        ActionKind::Discard { card } => {
+            out.write_str("discard ")?;
+            out.write_str(card.text())
+        }
+        ActionKind::Knock { discard, melds: m } => {
+            out.write_str("knock ")?;
+            out.write_str(discard.text())?;
+            melds(out, m)
+        }
+        ActionKind::Gin { discard, melds: m } => {
+            out.write_str("gin")?;
+            if let Some(d) = discard {
+                out.write_char(' ')?;
+                out.write_str(d.text())?;
+            }
+            melds(out, m)
+        }
+        ActionKind::LayOff { cards } => {
+            out.write_str("lay_off")?;
+            for c in cards {
+                out.write_char(' ')?;
+                out.write_str(c.card.text())?;
+                if let Some(onto) = c.onto {
+                    out.write_char('>')?;
+                    write_number(out, onto)?;
                 }
             }
             Ok(())
-        };
-        match &self.kind {
-            ActionKind::TakeUpcard => f.write_str("take"),
-            ActionKind::Pass => f.write_str("pass"),
-            ActionKind::Draw {
-                from: Source::Stock,
-            } => f.write_str("stock"),
-            ActionKind::Draw {
-                from: Source::Discard,
-            } => f.write_str("pile"),
-            ActionKind::Discard { card } => write!(f, "discard {card}"),
-            ActionKind::Knock { discard, melds: m } => {
-                write!(f, "knock {discard}")?;
-                melds(f, m)
-            }
-            ActionKind::Gin { discard, melds: m } => {
-                f.write_str("gin")?;
-                if let Some(d) = discard {
-                    write!(f, " {d}")?;
-                }
-                melds(f, m)
-            }
-            ActionKind::LayOff { cards } => {
-                f.write_str("lay_off")?;
-                for c in cards {
-                    write!(f, " {}", c.card)?;
-                    if let Some(onto) = c.onto {
-                        write!(f, ">{onto}")?;
-                    }
-                }
-                Ok(())
-            }
-            ActionKind::NextHand => f.write_str("next_hand"),
         }
+        ActionKind::NextHand => out.write_str("next_hand"),
     }
+}
+
+/// Writes `n` in decimal digits.
+fn write_number(out: &mut impl fmt::Write, n: usize) -> fmt::Result {
+    if n >= 10 {
+        write_number(out, n / 10)?;
+    }
+    out.write_char(char::from(b'0' + (n % 10) as u8))
 }
 
 /// A string that is not a log entry.
@@ -196,21 +218,22 @@ impl FromStr for Action {
 }
 
 fn write_actions<S: Serializer>(actions: &[Action], s: S) -> Result<S::Ok, S::Error> {
-    struct Entry<'a>(&'a Action);
-    impl Serialize for Entry<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            s.collect_str(self.0)
-        }
+    let mut seq = s.serialize_seq(Some(actions.len()))?;
+    // One buffer for every entry.
+    let mut entry = String::with_capacity(32);
+    for action in actions {
+        entry.clear();
+        write_entry(action, &mut entry).map_err(serde::ser::Error::custom)?;
+        seq.serialize_element(&entry)?;
     }
-    s.collect_seq(actions.iter().map(Entry))
+    seq.end()
 }
 
 fn read_actions<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Action>, D::Error> {
     struct Entry(Action);
     impl<'de> Deserialize<'de> for Entry {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Entry, D::Error> {
-            let s = <Cow<'de, str>>::deserialize(d)?;
-            s.parse().map(Entry).map_err(serde::de::Error::custom)
+            super::parse_str(d).map(Entry)
         }
     }
     Ok(Vec::<Entry>::deserialize(d)?

@@ -44,3 +44,24 @@ pub use state::{
 };
 pub use validate::InvalidState;
 pub use view::{KnockView, Overview, PlayerView, SeatView};
+
+/// Reads a JSON string with `T`'s parser, without copying it (a `Cow<str>` is always a copy).
+fn parse_str<'de, T, D>(d: D) -> Result<T, D::Error>
+where
+    T: std::str::FromStr<Err: std::fmt::Display>,
+    D: serde::Deserializer<'de>,
+{
+    struct Parsed<T>(std::marker::PhantomData<T>);
+    impl<T: std::str::FromStr<Err: std::fmt::Display>> serde::de::Visitor<'_> for Parsed<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+
+        fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<T, E> {
+            s.parse().map_err(E::custom)
+        }
+    }
+    d.deserialize_str(Parsed(std::marker::PhantomData))
+}

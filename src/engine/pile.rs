@@ -126,8 +126,24 @@ impl Serialize for Pile {
 
 impl<'de> Deserialize<'de> for Pile {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Pile, D::Error> {
-        let cards = Vec::<Card>::deserialize(d)?;
-        Pile::from_bottom_up(&cards)
-            .ok_or_else(|| serde::de::Error::custom("a pile holds at most 54 cards"))
+        struct PileVisitor;
+        impl<'de> serde::de::Visitor<'de> for PileVisitor {
+            type Value = Pile;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Pile, A::Error> {
+                let mut pile = Pile::new();
+                while let Some(card) = seq.next_element()? {
+                    if !pile.push(card) {
+                        return Err(serde::de::Error::custom("a pile holds at most 54 cards"));
+                    }
+                }
+                Ok(pile)
+            }
+        }
+        d.deserialize_seq(PileVisitor)
     }
 }
