@@ -23,6 +23,8 @@ pub struct Seen {
     pub stock: usize,
     /// Players at the table, this seat included.
     pub players: usize,
+    /// What the opponent discarded on its last turn, when the seat can tell (a table of two).
+    pub opponent_discard: Option<Card>,
 }
 
 impl Seen {
@@ -57,6 +59,7 @@ impl Seen {
             hand,
             pile,
             top: view.discard_top,
+            opponent_discard: opponent_discard(view),
             opponent_known,
             shown,
             unseen,
@@ -86,6 +89,24 @@ impl Seen {
             mix(*t as u64);
         }
         h
+    }
+}
+
+/// At a table of two, the top of the pile after the opponent's turn is its discard, unless it is
+/// the first upcard nobody took; the seat may then have taken it from the pile.
+fn opponent_discard(view: &SeatView) -> Option<Card> {
+    let top = || {
+        view.discard_top
+            .filter(|&t| !(t == view.upcard && view.discard_pile.len() == 1))
+    };
+    match view.phase {
+        _ if view.players.len() != 1 => None,
+        "draw" => top(),
+        "discard" => match view.taken {
+            Some(t) => (t != view.upcard).then_some(t),
+            None => top(),
+        },
+        _ => None,
     }
 }
 
