@@ -89,7 +89,9 @@ pub fn decide(tuning: &Tuning, rules: &Ruleset, view: &SeatView, first: &Action)
     let seen = Seen::of(view);
     let options = Options::of(view);
     let mut odds = Odds::new(&rules.melds, &seen, view.knock_limit, tuning);
-    let asked = seen.hand.union(seen.top.map_or(CardSet::EMPTY, CardSet::single));
+    let asked = seen
+        .hand
+        .union(seen.top.map_or(CardSet::EMPTY, CardSet::single));
     odds.read = reading::read(
         &odds,
         &seen,
