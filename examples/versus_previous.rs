@@ -23,6 +23,7 @@ use gin_rules::ruleset::{RulesetRef, Target};
 const PREVIOUS: Tuning = Tuning {
     per_card_knock: 0,
     play_on_keeps: 0.5,
+    reading: 0,
     ..Tuning::STRONG
 };
 

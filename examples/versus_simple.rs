@@ -6,6 +6,7 @@
 //!
 //! ```sh
 //! cargo run --release --example versus_simple -- strong 4000 1   # level, hands, seed
+//! cargo run --release --example versus_simple -- strong 4000 1 reading=0   # other weights for strong
 //! ```
 //!
 //! Each deck is played twice, the level in each seat in turn. Printed: points a hand for the
@@ -16,7 +17,7 @@ use std::collections::BTreeMap;
 use std::error::Error;
 use std::path::Path;
 
-use gin_rules::bot::{self, Level};
+use gin_rules::bot::{self, Level, Tuning};
 use gin_rules::cards::{Card, CardSet};
 use gin_rules::engine::{
     Action, ActionKind, Event, Game, GameId, HandResult, NewGame, SeatView, Source, shuffled_deck,
@@ -31,6 +32,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let level: Level = args.first().map_or("strong", String::as_str).parse()?;
     let hands: usize = args.get(1).map_or(Ok(2000), |s| s.parse())?;
     let seed: u64 = args.get(2).map_or(Ok(1), |s| s.parse())?;
+    let tuning = Tuning::STRONG.with(args.get(3).map_or("", String::as_str))?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/openspiel-gin.yaml");
     let variant = Catalog::builtin()
@@ -41,12 +43,12 @@ fn main() -> Result<(), Box<dyn Error>> {
     let played = std::thread::scope(|s| -> Result<Vec<[Hand; 2]>, String> {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
-                let variant = &variant;
+                let (variant, tuning) = (&variant, &tuning);
                 s.spawn(move || {
                     (t * per..((t + 1) * per).min(decks))
                         .map(|d| {
                             let deck = shuffled_deck(seed, d as u32, TableNo::new(0));
-                            [0, 1].map(|ours| play(variant, level, &deck, ours))
+                            [0, 1].map(|ours| play(variant, level, tuning, &deck, ours))
                         })
                         .collect::<Vec<_>>()
                 })
@@ -66,7 +68,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 /// ended, or the error that stopped it.
 type Hand = Result<(i64, String), String>;
 
-fn play(variant: &Variant, level: Level, deck: &[Card], ours: u8) -> Hand {
+fn play(variant: &Variant, level: Level, tuning: &Tuning, deck: &[Card], ours: u8) -> Hand {
     let rules = &variant.ruleset;
     let new = NewGame {
         ruleset: variant.reference.clone(),
@@ -83,7 +85,9 @@ fn play(variant: &Variant, level: Level, deck: &[Card], ours: u8) -> Hand {
     while !game.is_over() {
         let seat = *game.to_act().first().ok_or("nobody is to act")?;
         let view = game.play_view(seat).ok_or("no view")?;
-        let action = if seat.number() == ours {
+        let action = if seat.number() == ours && level == Level::Strong {
+            bot::decide_strong(tuning, rules, &view).map(|d| d.action)
+        } else if seat.number() == ours {
             bot::decide(level, rules, &view).map(|d| d.action)
         } else {
             simple(rules, &view)
@@ -262,7 +266,7 @@ mod tests {
         for d in 0..200 {
             let deck = shuffled_deck(5, d, TableNo::new(0));
             for ours in [0, 1] {
-                let hand = play(&variant, Level::Basic, &deck, ours);
+                let hand = play(&variant, Level::Basic, &Tuning::STRONG, &deck, ours);
                 points += hand.unwrap_or_else(|e| panic!("deck {d}: {e}")).0;
             }
         }

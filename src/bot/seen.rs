@@ -23,6 +23,8 @@ pub struct Seen {
     pub stock: usize,
     /// Players at the table, this seat included.
     pub players: usize,
+    /// What the opponent discarded on its last turn, when the seat can tell (a table of two).
+    pub opponent_discard: Option<Card>,
 }
 
 impl Seen {
@@ -57,6 +59,7 @@ impl Seen {
             hand,
             pile,
             top: view.discard_top,
+            opponent_discard: opponent_discard(view),
             opponent_known,
             shown,
             unseen,
@@ -86,6 +89,24 @@ impl Seen {
             mix(*t as u64);
         }
         h
+    }
+}
+
+/// At a table of two, the top of the pile after the opponent's turn is its discard, unless it is
+/// the first upcard nobody took; the seat may then have taken it from the pile.
+fn opponent_discard(view: &SeatView) -> Option<Card> {
+    let top = || {
+        view.discard_top
+            .filter(|&t| !(t == view.upcard && view.discard_pile.len() == 1))
+    };
+    match view.phase {
+        _ if view.players.len() != 1 => None,
+        "draw" => top(),
+        "discard" => match view.taken {
+            Some(t) => (t != view.upcard).then_some(t),
+            None => top(),
+        },
+        _ => None,
     }
 }
 
@@ -202,5 +223,52 @@ pub fn list(cards: impl IntoIterator<Item = Card>) -> String {
         None => String::new(),
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::hooks::NoHooks;
+    use crate::engine::{Game, NewGame};
+    use crate::ruleset::RulesetRef;
+    use crate::seat::Seat;
+
+    /// The opponent's last discard is the top of the pile after its turn, or the card the seat
+    /// took from there; never the first upcard.
+    #[test]
+    fn the_opponents_last_discard_is_read_from_the_view() {
+        let rules = Ruleset::standard();
+        let new = NewGame {
+            dealer: Some(Seat::new(0)),
+            ..NewGame::seeded(RulesetRef::named("standard"), 3)
+        };
+        let mut game = Game::deal(&rules, &NoHooks, new).unwrap().game;
+        let mut act = |seat: u8, kind: ActionKind| {
+            game = game.step(&Action::new(seat, kind)).unwrap().game;
+            (
+                Seen::of(&game.play_view(Seat::new(0)).unwrap()),
+                Seen::of(&game.play_view(Seat::new(1)).unwrap()),
+            )
+        };
+        act(1, ActionKind::Pass);
+        act(0, ActionKind::Pass);
+        let stock = ActionKind::Draw {
+            from: Source::Stock,
+        };
+        let (_, first) = act(1, stock);
+        assert_eq!(
+            first.opponent_discard, None,
+            "the upcard is nobody's discard"
+        );
+        let card = first.hand.iter().next().unwrap();
+        let (dealer, _) = act(1, ActionKind::Discard { card });
+        assert_eq!(dealer.opponent_discard, Some(card));
+        let pile = ActionKind::Draw {
+            from: Source::Discard,
+        };
+        let (dealer, _) = act(0, pile);
+        assert!(dealer.hand.contains(card) && dealer.top != Some(card));
+        assert_eq!(dealer.opponent_discard, Some(card));
     }
 }

@@ -5,6 +5,7 @@
 
 mod knock;
 mod odds;
+mod reading;
 
 use crate::cards::{Card, CardSet};
 use crate::engine::{Action, SeatView};
@@ -34,6 +35,9 @@ pub struct Tuning {
     /// How much of knocking's value is kept by playing on a turn without gin (1: the risk of the
     /// opponent going out first is paid for by the undercuts a low count then brings).
     pub play_on_keeps: f64,
+    /// Guesses of the opponent's hand (by weight) that read its last discard for the danger of
+    /// the cards in hand; 0 reads nothing.
+    pub reading: usize,
 }
 
 impl Tuning {
@@ -43,6 +47,7 @@ impl Tuning {
         per_card_gin: 30,
         per_card_knock: 20,
         play_on_keeps: 1.0,
+        reading: 150,
     };
 
     /// These weights with some changed, from `name=value` pairs separated by commas (the names
@@ -62,9 +67,10 @@ impl Tuning {
                 "per_card_gin" => self.per_card_gin = value.parse().map_err(|e| bad(&e))?,
                 "per_card_knock" => self.per_card_knock = value.parse().map_err(|e| bad(&e))?,
                 "play_on_keeps" => self.play_on_keeps = value.parse().map_err(|e| bad(&e))?,
+                "reading" => self.reading = value.parse().map_err(|e| bad(&e))?,
                 _ => {
                     return Err(format!(
-                        "{name:?} is not a weight (danger, discards_per_draw, per_card_gin, per_card_knock, play_on_keeps)"
+                        "{name:?} is not a weight (danger, discards_per_draw, per_card_gin, per_card_knock, play_on_keeps, reading)"
                     ));
                 }
             }
@@ -82,7 +88,19 @@ impl Default for Tuning {
 pub fn decide(tuning: &Tuning, rules: &Ruleset, view: &SeatView, first: &Action) -> Decision {
     let seen = Seen::of(view);
     let options = Options::of(view);
-    let odds = Odds::new(&rules.melds, &seen, view.knock_limit, tuning);
+    let mut odds = Odds::new(&rules.melds, &seen, view.knock_limit, tuning);
+    let asked = seen
+        .hand
+        .union(seen.top.map_or(CardSet::EMPTY, CardSet::single));
+    odds.read = reading::read(
+        &odds,
+        &seen,
+        view.knock_limit,
+        asked,
+        tuning.reading,
+        seen.fingerprint(view),
+    )
+    .map(|danger| (asked, danger));
     let bot = Strong {
         tuning,
         rules,

@@ -45,6 +45,10 @@ pub struct SeatView {
     pub discard_top: Option<Card>,
     /// The whole discard pile, bottom first (it is public).
     pub discard_pile: Vec<Card>,
+    /// The card the player to discard took from the discard pile this turn (every player saw it
+    /// taken).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub taken: Option<Card>,
     /// Cards left in the stock.
     pub stock_count: usize,
     /// The most deadwood a knock may leave this hand; `null` when only gin goes out.
@@ -232,6 +236,10 @@ fn seat_view(rules: &Ruleset, state: &State, seat: Seat, shared: &Shared) -> Opt
         upcard: table.upcard,
         discard_top: table.discard.top(),
         discard_pile: table.discard.as_slice().to_vec(),
+        taken: match table.phase {
+            Phase::Discard { taken, .. } => taken,
+            _ => None,
+        },
         stock_count: table.stock.len(),
         knock_limit: table.knock_limit,
         multiplier: table.multiplier,

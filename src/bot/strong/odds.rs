@@ -25,6 +25,8 @@ pub struct Odds<'a> {
     pub opponent_known: CardSet,
     /// Cards nobody can meld with any more: the seat's own, the pile below its top, shown melds.
     pub out_of_play: CardSet,
+    /// The danger of these cards as read from the opponent's last discard, by card bit.
+    pub read: Option<(CardSet, [f64; 64])>,
 }
 
 impl<'a> Odds<'a> {
@@ -59,6 +61,7 @@ impl<'a> Odds<'a> {
             in_opponent_hand,
             opponent_known: seen.opponent_known,
             out_of_play: seen.hand.union(seen.pile).union(seen.shown),
+            read: None,
         }
     }
 
@@ -102,7 +105,7 @@ impl<'a> Odds<'a> {
     /// Every card that may form a meld with cards of `hand`: a card of the same rank as one of
     /// them, or of the same suit and next in rank (round the corner too). Any meld of two cards
     /// or more holds such a pair; when a single card may be a meld, every card.
-    fn may_meld_with(&self, hand: CardSet) -> CardSet {
+    pub fn may_meld_with(&self, hand: CardSet) -> CardSet {
         if self.eval.set_min < 2 || self.eval.run_min < 2 {
             return CardSet::FULL;
         }
@@ -146,8 +149,13 @@ impl<'a> Odds<'a> {
 
     /// Chance that the opponent can meld `card` if it is discarded: with two more of its rank, or
     /// in a run of its suit, from the cards they hold (those they took from the pile count as
-    /// held for certain).
+    /// held for certain). For the cards read from the opponent's last discard, that reading.
     pub fn danger(&self, card: Card) -> f64 {
+        if let Some((cards, read)) = &self.read
+            && cards.contains(card)
+        {
+            return read[card.bit() as usize];
+        }
         // A wild card fits any meld the opponent is making.
         if self.rules.wild_bits() & CardSet::single(card).0 != 0 {
             return 1.0;
@@ -239,6 +247,7 @@ mod tests {
                         hand,
                         pile,
                         top: None,
+                        opponent_discard: None,
                         opponent_known: CardSet::EMPTY,
                         shown: CardSet::EMPTY,
                         unseen: CardSet::FULL.minus(hand).minus(pile),
