@@ -428,7 +428,9 @@ def suggested_discard(browser):
     deal(page, "standard", target=100)
     said = []
     for way in ("suggested", "another twice", "double-click", "keys"):
-        check(to_phase(page, "discard"), "the match ended before this seat discarded")
+        # The discards below are not the best, so the bot can win a match to 100 in three hands.
+        if not to_phase(page, "discard"):
+            deal_to(page, "discard", "standard", target=100)
         suggested = page.get_attribute("#hand button[aria-pressed='true']", "data-card")
         check(suggested, "no suggested discard")
         card = suggested
