@@ -36,7 +36,7 @@ pub struct Tuning {
     /// opponent going out first is paid for by the undercuts a low count then brings).
     pub play_on_keeps: f64,
     /// Guesses of the opponent's hand (by weight) that read its last discard for the danger of
-    /// the cards in hand; 0 reads nothing.
+    /// the cards in hand (at most 2 000); 0 reads nothing.
     pub reading: usize,
 }
 

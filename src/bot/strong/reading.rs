@@ -10,6 +10,8 @@ use crate::ruleset::MeldRules;
 use super::super::seen::{Seen, splitmix};
 use super::odds::Odds;
 
+/// The most guesses kept, whatever the weights ask for.
+const MOST_GUESSES: usize = 2_000;
 /// Guesses tried per guess wanted, at most.
 const TRIES_PER_GUESS: usize = 20;
 /// With fewer guesses kept the reading says too little (or the opponent plays otherwise), and the
@@ -32,6 +34,7 @@ pub fn read(
     if wanted == 0 || unseen.len() < hidden {
         return None;
     }
+    let wanted = wanted.min(MOST_GUESSES);
     let limit = knock_limit.map(u32::from);
     let mut order = unseen.to_vec();
     let mut roll = seed;
@@ -160,6 +163,30 @@ mod tests {
             "it could have knocked with 9"
         );
         assert!(explains(&rules, None, close, king), "only gin goes out");
+    }
+
+    #[test]
+    fn weights_asking_for_any_number_of_guesses_read_at_most_the_most() {
+        let rules = MeldRules::standard();
+        let mine = hand("AS 2S 3S 7C 7D 9H TH JH KS KD");
+        let seen = Seen {
+            hand: mine,
+            pile: hand("QC"),
+            top: "QC".parse().ok(),
+            opponent_discard: "QC".parse().ok(),
+            opponent_known: CardSet::EMPTY,
+            shown: CardSet::EMPTY,
+            unseen: CardSet::FULL.minus(mine).without("QC".parse().unwrap()),
+            opponent_hidden: 10,
+            stock: 20,
+            players: 2,
+        };
+        let odds = Odds::new(&rules, &seen, Some(10), &Tuning::STRONG);
+        let danger = read(&odds, &seen, Some(10), mine, usize::MAX, 7);
+        assert!(
+            danger.is_some(),
+            "a queen discarded is explained by many hands"
+        );
     }
 
     #[test]
