@@ -18,9 +18,9 @@ use gin_rules::engine::{Event, Game, Logging, NewGame};
 use gin_rules::rules::{Catalog, Variant};
 use gin_rules::ruleset::{RulesetRef, Target};
 
-/// `strong` as it was at `f7245c5`: before commit `61d7ea6` made a card left unmelded cost more
-/// when a knock may leave deadwood and playing on keep the whole of the knock's value, and before
-/// it read the opponent's last discard.
+/// `strong` as it was at `f7245c5`: before commit `61d7ea6` (a card left unmelded costs more when
+/// a knock may leave deadwood; playing on keeps the whole of the knock's value) and before it read
+/// the opponent's last discard.
 const PREVIOUS: Tuning = Tuning {
     per_card_knock: 0,
     play_on_keeps: 0.5,

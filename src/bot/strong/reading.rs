@@ -147,6 +147,24 @@ mod tests {
         parse_cards(s).unwrap().into_iter().collect()
     }
 
+    /// A seat of a table of two holding `mine`, the opponent's last discard (if any) alone on the
+    /// pile, twenty cards in the stock.
+    fn seen(mine: CardSet, discard: Option<Card>) -> Seen {
+        let pile = discard.map_or(CardSet::EMPTY, CardSet::single);
+        Seen {
+            hand: mine,
+            pile,
+            top: discard,
+            opponent_discard: discard,
+            opponent_known: CardSet::EMPTY,
+            shown: CardSet::EMPTY,
+            unseen: CardSet::FULL.minus(mine).minus(pile),
+            opponent_hidden: 10,
+            stock: 20,
+            players: 2,
+        }
+    }
+
     #[test]
     fn a_discard_is_explained_by_hands_that_hold_nothing_higher_unmelded_and_cannot_knock() {
         let rules = MeldRules::standard();
@@ -169,18 +187,7 @@ mod tests {
     fn weights_asking_for_any_number_of_guesses_read_at_most_the_most() {
         let rules = MeldRules::standard();
         let mine = hand("AS 2S 3S 7C 7D 9H TH JH KS KD");
-        let seen = Seen {
-            hand: mine,
-            pile: hand("QC"),
-            top: "QC".parse().ok(),
-            opponent_discard: "QC".parse().ok(),
-            opponent_known: CardSet::EMPTY,
-            shown: CardSet::EMPTY,
-            unseen: CardSet::FULL.minus(mine).without("QC".parse().unwrap()),
-            opponent_hidden: 10,
-            stock: 20,
-            players: 2,
-        };
+        let seen = seen(mine, "QC".parse().ok());
         let odds = Odds::new(&rules, &seen, Some(10), &Tuning::STRONG);
         let danger = read(&odds, &seen, Some(10), mine, usize::MAX, 7);
         assert!(
@@ -197,19 +204,7 @@ mod tests {
         for _ in 0..300 {
             let mut deck: Vec<Card> = Card::all().collect();
             deck.shuffle(&mut rng);
-            let mine: CardSet = deck[..10].iter().copied().collect();
-            let seen = Seen {
-                hand: mine,
-                pile: CardSet::EMPTY,
-                top: None,
-                opponent_discard: None,
-                opponent_known: CardSet::EMPTY,
-                shown: CardSet::EMPTY,
-                unseen: CardSet::FULL.minus(mine),
-                opponent_hidden: 10,
-                stock: 20,
-                players: 2,
-            };
+            let seen = seen(deck[..10].iter().copied().collect(), None);
             let odds = Odds::new(&rules, &seen, Some(10), &Tuning::STRONG);
             let guess = Guess::of(&odds, deck[10..20].iter().copied().collect());
             for limit in [Some(10), Some(0), None] {
