@@ -38,6 +38,9 @@ pub struct Tuning {
     /// Guesses of the opponent's hand (by weight) that read its last discard for the danger of
     /// the cards in hand (at most 2 000); 0 reads nothing.
     pub reading: usize,
+    /// Whether playing on instead of knocking counts the opponent's next turn as the reading's
+    /// guesses play it (their going out, and the undercut it may bring).
+    pub their_turn: bool,
 }
 
 impl Tuning {
@@ -48,6 +51,7 @@ impl Tuning {
         per_card_knock: 20,
         play_on_keeps: 1.0,
         reading: 150,
+        their_turn: true,
     };
 
     /// These weights with some changed, from `name=value` pairs separated by commas (the names
@@ -68,9 +72,10 @@ impl Tuning {
                 "per_card_knock" => self.per_card_knock = value.parse().map_err(|e| bad(&e))?,
                 "play_on_keeps" => self.play_on_keeps = value.parse().map_err(|e| bad(&e))?,
                 "reading" => self.reading = value.parse().map_err(|e| bad(&e))?,
+                "their_turn" => self.their_turn = value.parse().map_err(|e| bad(&e))?,
                 _ => {
                     return Err(format!(
-                        "{name:?} is not a weight (danger, discards_per_draw, per_card_gin, per_card_knock, play_on_keeps, reading)"
+                        "{name:?} is not a weight (danger, discards_per_draw, per_card_gin, per_card_knock, play_on_keeps, reading, their_turn)"
                     ));
                 }
             }
@@ -92,15 +97,15 @@ pub fn decide(tuning: &Tuning, rules: &Ruleset, view: &SeatView, first: &Action)
     let asked = seen
         .hand
         .union(seen.top.map_or(CardSet::EMPTY, CardSet::single));
-    odds.read = reading::read(
+    let reading = reading::read(
         &odds,
         &seen,
         view.knock_limit,
         asked,
         tuning.reading,
         seen.fingerprint(view),
-    )
-    .map(|danger| (asked, danger));
+    );
+    odds.read = reading.as_ref().map(|r| (asked, r.danger));
     let bot = Strong {
         tuning,
         rules,
@@ -108,6 +113,7 @@ pub fn decide(tuning: &Tuning, rules: &Ruleset, view: &SeatView, first: &Action)
         seen,
         odds,
         options,
+        reading,
     };
     let picked = match view.phase {
         "upcard_offer" | "draw" => bot.draw(),
@@ -130,6 +136,7 @@ struct Strong<'a> {
     seen: Seen,
     odds: Odds<'a>,
     options: Options<'a>,
+    reading: Option<reading::Reading>,
 }
 
 /// One way to keep ten cards: discard `card`, then expect `expected` deadwood after the next draw.
@@ -336,9 +343,37 @@ impl Strong<'_> {
         let turns = (left / 2).clamp(0, 3) as i32;
         let gin_chance = 1.0 - (1.0 - outs as f64 / unseen as f64).powi(turns);
         let gin_value = f64::from(self.rules.gin_bonus) + odds.opponent_deadwood;
-        let play_on_value = gin_chance * gin_value
+        let alone = gin_chance * gin_value
             + (1.0 - gin_chance) * self.tuning.play_on_keeps * odds.value.max(0.0);
-        if odds.value >= play_on_value {
+        // Should the opponent go out on its next turn, that is what playing on brings: an
+        // undercut when this hand is the lower.
+        let reading = self.reading.as_ref().filter(|_| self.tuning.their_turn);
+        let theirs = reading.and_then(|r| {
+            r.their_turn(
+                self.rules,
+                &self.odds.unseen,
+                self.view.knock_limit,
+                keep.card,
+                rest,
+            )
+        });
+        let play_on_value = theirs.map_or(alone, |t| t.out * t.worth + (1.0 - t.out) * alone);
+        let knock = odds.value >= play_on_value;
+        if let Some(t) = theirs
+            && knock != (odds.value >= alone)
+        {
+            let out = 100.0 * t.out;
+            return if knock {
+                Ok(format!(
+                    "Knocked with {deadwood} deadwood: the opponent looks close to going out ({out:.0}%), and I would lose more then."
+                ))
+            } else {
+                Err(format!(
+                    "I could knock with {deadwood}, but the opponent looks close to going out ({out:.0}%), and my count would undercut them."
+                ))
+            };
+        }
+        if knock {
             Ok(format!(
                 "Knocked with {deadwood} deadwood: the opponent should hold about {:.0} and an undercut looks unlikely ({:.0}%).",
                 odds.opponent_deadwood,

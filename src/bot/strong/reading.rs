@@ -1,11 +1,12 @@
 //! What the opponent's last discard says about its hand. Players discard their highest unmelded
 //! card and knock as soon as they may, so only guesses of its hand that would have discarded that
 //! card without knocking are kept. The danger of a card is then the share of those guesses that
-//! would take it from the pile, counted twice when it would let them go out.
+//! would take it from the pile, counted twice when it would let them go out; and the same guesses
+//! play the opponent's next turn, to tell how likely it is to go out and what that would cost.
 
 use crate::cards::{Card, CardSet};
 use crate::melds::{self, Arrangement};
-use crate::ruleset::MeldRules;
+use crate::ruleset::{MeldRules, Ruleset, Tie};
 
 use super::super::seen::{Seen, splitmix};
 use super::odds::Odds;
@@ -18,8 +19,25 @@ const TRIES_PER_GUESS: usize = 20;
 /// analytic danger stands.
 const FEWEST: usize = 10;
 
-/// The danger of each card of `cards` read from the opponent's last discard, by card bit; `None`
-/// when the seat has no discard to read or no guess explains it well enough.
+/// What the opponent's last discard says: the guesses of its hand that explain it, and from them
+/// the danger of the cards asked about.
+pub struct Reading {
+    /// By card bit, for the cards asked about.
+    pub danger: [f64; 64],
+    guesses: Vec<Guess>,
+}
+
+/// The opponent's next turn after a discard, as the guesses play it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TheirTurn {
+    /// Chance that the opponent goes out on it.
+    pub out: f64,
+    /// What the seat then scores, on average (negative when it loses).
+    pub worth: f64,
+}
+
+/// The reading of the danger of `cards`; `None` when the seat has no discard to read or no guess
+/// explains it well enough.
 pub fn read(
     odds: &Odds,
     seen: &Seen,
@@ -27,7 +45,7 @@ pub fn read(
     cards: CardSet,
     wanted: usize,
     seed: u64,
-) -> Option<[f64; 64]> {
+) -> Option<Reading> {
     let (rules, unseen) = (odds.rules, &odds.unseen);
     let discard = seen.opponent_discard?;
     let hidden = seen.opponent_hidden as usize;
@@ -70,7 +88,97 @@ pub fn read(
             danger[card.bit() as usize] = f64::from(harm) / f64::from(count);
         }
     }
-    Some(danger)
+    Some(Reading { danger, guesses })
+}
+
+impl Reading {
+    /// The opponent's turn after the seat discards `discard` and keeps `kept`. By each guess, it
+    /// takes the discard when that melds or lets it go out, else draws any card it has not seen;
+    /// it goes out when it may, discarding its highest unmelded card. `None` when no guess goes
+    /// out.
+    pub fn their_turn(
+        &self,
+        rules: &Ruleset,
+        unseen: &[Card],
+        knock_limit: Option<u8>,
+        discard: Card,
+        kept: CardSet,
+    ) -> Option<TheirTurn> {
+        let m = &rules.melds;
+        let limit = knock_limit.map(u32::from);
+        let (mut out, mut worth, mut guesses) = (0.0, 0.0, 0usize);
+        for g in self.guesses.iter().filter(|g| !g.hand.contains(discard)) {
+            guesses += 1;
+            if g.harm(m, limit, discard) > 0 {
+                let best = melds::best_arrangement(m, g.hand.with(discard));
+                if could_knock(m, limit, &best) {
+                    let x = best.deadwood - highest_value(m, &best);
+                    out += 1.0;
+                    worth += scored(rules, x, left(rules, x, &best.melds, kept));
+                }
+                continue;
+            }
+            let draws = || {
+                unseen
+                    .iter()
+                    .copied()
+                    .filter(|&c| c != discard && !g.hand.contains(c))
+            };
+            let each = 1.0 / draws().count().max(1) as f64;
+            // A drawn card that melds with nothing leaves the guess's melds as they are.
+            let mut left_alone = None;
+            for c in draws() {
+                let (x, y) = if g.near.contains(c) {
+                    let best = melds::best_arrangement(m, g.hand.with(c));
+                    if !could_knock(m, limit, &best) {
+                        continue;
+                    }
+                    let x = best.deadwood - highest_value(m, &best);
+                    (x, left(rules, x, &best.melds, kept))
+                } else {
+                    let (deadwood, highest) = g.alone;
+                    let v = m.value(c);
+                    let x = deadwood + v - highest.max(v);
+                    if x > limit.unwrap_or(0) {
+                        continue;
+                    }
+                    (
+                        x,
+                        *left_alone.get_or_insert_with(|| left(rules, x, &g.melds, kept)),
+                    )
+                };
+                out += each;
+                worth += each * scored(rules, x, y);
+            }
+        }
+        (out > 0.0).then(|| TheirTurn {
+            out: out / guesses as f64,
+            worth: worth / out,
+        })
+    }
+}
+
+/// The deadwood left to the seat holding `kept` when the opponent goes out with `x` deadwood and
+/// `melds`, after its lay-offs.
+fn left(rules: &Ruleset, x: u32, melds: &[CardSet], kept: CardSet) -> u32 {
+    if rules.lay_offs && (x > 0 || rules.lay_off_after_gin) {
+        melds::best_lay_off(&rules.melds, melds, kept).own.deadwood
+    } else {
+        melds::least_deadwood(&rules.melds, kept)
+    }
+}
+
+/// What the seat scores when the opponent goes out with `x` deadwood and leaves it `y`.
+fn scored(rules: &Ruleset, x: u32, y: u32) -> f64 {
+    if x == 0 {
+        -f64::from(y + rules.gin_bonus)
+    } else if y < x || (y == x && rules.tie == Tie::Undercut) {
+        f64::from(x - y + rules.undercut_bonus)
+    } else if y > x || rules.tie == Tie::Knocker {
+        -f64::from(y - x)
+    } else {
+        0.0
+    }
 }
 
 /// One guess of the opponent's ten cards.
@@ -80,6 +188,8 @@ struct Guess {
     near: CardSet,
     /// The least deadwood of `hand` and the value of its highest unmelded card.
     alone: (u32, u32),
+    /// The melds of that arrangement.
+    melds: Vec<CardSet>,
 }
 
 impl Guess {
@@ -89,6 +199,7 @@ impl Guess {
             hand,
             near: odds.may_meld_with(hand),
             alone: (own.deadwood, highest_value(odds.rules, &own)),
+            melds: own.melds,
         }
     }
 
@@ -181,6 +292,39 @@ mod tests {
             "it could have knocked with 9"
         );
         assert!(explains(&rules, None, close, king), "only gin goes out");
+    }
+
+    /// The opponent is read to hold `guess` alone: A♠ 2♠ 3♠, 7♣ 7♦ 7♥ and 39 unmelded in
+    /// 9♥ 10♥ Q♣ K♦. Given J♥, it knocks with 10 (discarding a ten) and runs 9♥ 10♥ J♥.
+    #[test]
+    fn their_turn_takes_a_discard_that_lets_them_out_or_draws_one() {
+        let rules = Ruleset::standard();
+        let guess = hand("AS 2S 3S 7C 7D 7H 9H TH QC KD");
+        let mine = hand("4S 8H 2C 3C 4C 9C TC JC 5D 6D");
+        let odds = Odds::new(&rules.melds, &seen(mine, None), Some(10), &Tuning::STRONG);
+        let reading = Reading {
+            danger: [0.0; 64],
+            guesses: vec![Guess::of(&odds, guess)],
+        };
+        let card = |s: &str| s.parse::<Card>().unwrap();
+        let turn = |unseen: &str, discard: &str, kept: CardSet| {
+            let unseen: Vec<Card> = parse_cards(unseen).unwrap();
+            reading.their_turn(&rules, &unseen, Some(10), card(discard), kept)
+        };
+        // 4♠ and 8♥ lay off; 5♦ 6♦ leave 11 against their 10.
+        let kept = mine;
+        let one_behind = Some(TheirTurn {
+            out: 1.0,
+            worth: -1.0,
+        });
+        assert_eq!(turn("5C", "JH", kept), one_behind, "J♥ is taken");
+        // With A♦ for 6♦, 6 left: an undercut, 25 + 4.
+        let low = kept.without(card("6D")).with(card("AD"));
+        assert_eq!(turn("5C", "JH", low).map(|t| t.worth), Some(29.0));
+        // 5♥ melds with nothing of theirs: they draw one of J♥, 5♣, 6♣ and only J♥ lets them out.
+        let drawn = turn("JH 5C 6C 5H", "5H", kept);
+        assert_eq!(drawn.map(|t| (t.out * 3.0, t.worth)), Some((1.0, -1.0)));
+        assert_eq!(turn("5C 6C", "5H", kept), None, "no card lets them out");
     }
 
     #[test]
