@@ -1,14 +1,14 @@
 //! One bot decision per level, on typical mid-hand views (standard rules): half of them a draw
-//! (take the upcard or discard, or draw blind), half a discard after drawing; and `strong`'s
-//! slowest decision of many views.
+//! (take the upcard or discard, or draw blind), half a discard after drawing; `strong` on the
+//! turns that may knock; and `strong`'s slowest decision of many views.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Instant;
 
-use gin_rules::bot::{self, Level};
+use gin_rules::bot::{self, Level, Tuning};
 use gin_rules::engine::hooks::NoHooks;
-use gin_rules::engine::{Game, NewGame, SeatView};
+use gin_rules::engine::{ActionKind, Game, NewGame, SeatView};
 use gin_rules::ruleset::{Ruleset, RulesetRef, Target};
 
 /// Views of the seat to act, taken after 6 to 20 moves of `basic` play in seeded deals.
@@ -74,6 +74,37 @@ fn decisions(c: &mut Criterion) {
             b.iter(|| {
                 i = (i + 1) % some.len();
                 black_box(bot::decide(Level::Strong, &rules, some[i]))
+            })
+        });
+    }
+    // Turns that may knock: `strong` then also plays the opponent's next turn over its guesses;
+    // the same weights without that are the peer.
+    let knocks: Vec<&SeatView> = many
+        .iter()
+        .filter(|v| {
+            v.legal_actions
+                .iter()
+                .any(|a| matches!(a.kind, ActionKind::Knock { .. }))
+        })
+        .collect();
+    eprintln!("{} of {} views may knock", knocks.len(), many.len());
+    let without = Tuning {
+        their_turn: false,
+        ..Tuning::STRONG
+    };
+    for (name, tuning) in [
+        ("strong", Tuning::STRONG),
+        ("strong, their_turn=false", without),
+    ] {
+        let mut i = 0;
+        g.bench_function(format!("{name}, turns that may knock"), |b| {
+            b.iter(|| {
+                i = (i + 1) % knocks.len().max(1);
+                black_box(
+                    knocks
+                        .get(i)
+                        .map(|v| bot::decide_strong(&tuning, &rules, v)),
+                )
             })
         });
     }
