@@ -97,15 +97,15 @@ pub fn decide(tuning: &Tuning, rules: &Ruleset, view: &SeatView, first: &Action)
     let asked = seen
         .hand
         .union(seen.top.map_or(CardSet::EMPTY, CardSet::single));
-    let reading = reading::read(
+    odds.read = reading::read(
         &odds,
         &seen,
         view.knock_limit,
         asked,
         tuning.reading,
         seen.fingerprint(view),
-    );
-    odds.read = reading.as_ref().map(|r| (asked, r.danger));
+    )
+    .map(|reading| (asked, reading));
     let bot = Strong {
         tuning,
         rules,
@@ -113,7 +113,6 @@ pub fn decide(tuning: &Tuning, rules: &Ruleset, view: &SeatView, first: &Action)
         seen,
         odds,
         options,
-        reading,
     };
     let picked = match view.phase {
         "upcard_offer" | "draw" => bot.draw(),
@@ -136,7 +135,6 @@ struct Strong<'a> {
     seen: Seen,
     odds: Odds<'a>,
     options: Options<'a>,
-    reading: Option<reading::Reading>,
 }
 
 /// One way to keep ten cards: discard `card`, then expect `expected` deadwood after the next draw.
@@ -347,8 +345,8 @@ impl Strong<'_> {
             + (1.0 - gin_chance) * self.tuning.play_on_keeps * odds.value.max(0.0);
         // Should the opponent go out on its next turn, that is what playing on brings: an
         // undercut when this hand is the lower.
-        let reading = self.reading.as_ref().filter(|_| self.tuning.their_turn);
-        let theirs = reading.and_then(|r| {
+        let reading = self.odds.read.as_ref().filter(|_| self.tuning.their_turn);
+        let theirs = reading.and_then(|(_, r)| {
             r.their_turn(
                 self.rules,
                 &self.odds.unseen,

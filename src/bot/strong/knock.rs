@@ -80,27 +80,41 @@ pub fn knock_odds(rules: &Ruleset, kept: CardSet, opponents: &[CardSet]) -> Knoc
     for &opp in opponents {
         let own = melds::least_deadwood(&rules.melds, opp);
         deadwood += f64::from(own);
-        let after = if rules.lay_offs && (k > 0 || rules.lay_off_after_gin) {
+        let after = if lays_off(rules, k) {
             melds::best_lay_off(&rules.melds, &mine.melds, opp)
                 .own
                 .deadwood
         } else {
             own
         };
-        if k == 0 {
-            value += f64::from(after + rules.gin_bonus);
-        } else if after < k || (after == k && rules.tie == Tie::Undercut) {
-            undercuts += 1;
-            value -= f64::from(k - after + rules.undercut_bonus);
-        } else if after > k || rules.tie == Tie::Knocker {
-            value += f64::from(after - k);
-        }
+        let (points, undercut) = settle(rules, k, after);
+        value += points;
+        undercuts += usize::from(undercut);
     }
     let n = opponents.len() as f64;
     KnockOdds {
         value: value / n,
         undercut: undercuts as f64 / n,
         opponent_deadwood: deadwood / n,
+    }
+}
+
+/// Whether the defender lays off against a hand that goes out with `deadwood`.
+pub fn lays_off(rules: &Ruleset, deadwood: u32) -> bool {
+    rules.lay_offs && (deadwood > 0 || rules.lay_off_after_gin)
+}
+
+/// What the player going out with `k` deadwood scores against a defender left with `after`
+/// (negative when the defender undercuts), and whether it is an undercut.
+pub fn settle(rules: &Ruleset, k: u32, after: u32) -> (f64, bool) {
+    if k == 0 {
+        (f64::from(after + rules.gin_bonus), false)
+    } else if after < k || (after == k && rules.tie == Tie::Undercut) {
+        (-f64::from(k - after + rules.undercut_bonus), true)
+    } else if after > k || rules.tie == Tie::Knocker {
+        (f64::from(after - k), false)
+    } else {
+        (0.0, false)
     }
 }
 

@@ -6,9 +6,10 @@
 
 use crate::cards::{Card, CardSet};
 use crate::melds::{self, Arrangement};
-use crate::ruleset::{MeldRules, Ruleset, Tie};
+use crate::ruleset::{MeldRules, Ruleset};
 
 use super::super::seen::{Seen, splitmix};
+use super::knock::{lays_off, settle};
 use super::odds::Odds;
 
 /// The most guesses kept, whatever the weights ask for.
@@ -111,10 +112,9 @@ impl Reading {
             guesses += 1;
             if g.harm(m, limit, discard) > 0 {
                 let best = melds::best_arrangement(m, g.hand.with(discard));
-                if could_knock(m, limit, &best) {
-                    let x = best.deadwood - highest_value(m, &best);
+                if let Some(x) = goes_out(m, limit, &best) {
                     out += 1.0;
-                    worth += scored(rules, x, left(rules, x, &best.melds, kept));
+                    worth -= settle(rules, x, left(rules, x, &best.melds, kept)).0;
                 }
                 continue;
             }
@@ -130,15 +130,12 @@ impl Reading {
             for c in draws() {
                 let (x, y) = if g.near.contains(c) {
                     let best = melds::best_arrangement(m, g.hand.with(c));
-                    if !could_knock(m, limit, &best) {
+                    let Some(x) = goes_out(m, limit, &best) else {
                         continue;
-                    }
-                    let x = best.deadwood - highest_value(m, &best);
+                    };
                     (x, left(rules, x, &best.melds, kept))
                 } else {
-                    let (deadwood, highest) = g.alone;
-                    let v = m.value(c);
-                    let x = deadwood + v - highest.max(v);
+                    let x = g.alone_with(m, c);
                     if x > limit.unwrap_or(0) {
                         continue;
                     }
@@ -148,7 +145,7 @@ impl Reading {
                     )
                 };
                 out += each;
-                worth += each * scored(rules, x, y);
+                worth -= each * settle(rules, x, y).0;
             }
         }
         (out > 0.0).then(|| TheirTurn {
@@ -161,23 +158,10 @@ impl Reading {
 /// The deadwood left to the seat holding `kept` when the opponent goes out with `x` deadwood and
 /// `melds`, after its lay-offs.
 fn left(rules: &Ruleset, x: u32, melds: &[CardSet], kept: CardSet) -> u32 {
-    if rules.lay_offs && (x > 0 || rules.lay_off_after_gin) {
+    if lays_off(rules, x) {
         melds::best_lay_off(&rules.melds, melds, kept).own.deadwood
     } else {
         melds::least_deadwood(&rules.melds, kept)
-    }
-}
-
-/// What the seat scores when the opponent goes out with `x` deadwood and leaves it `y`.
-fn scored(rules: &Ruleset, x: u32, y: u32) -> f64 {
-    if x == 0 {
-        -f64::from(y + rules.gin_bonus)
-    } else if y < x || (y == x && rules.tie == Tie::Undercut) {
-        f64::from(x - y + rules.undercut_bonus)
-    } else if y > x || rules.tie == Tie::Knocker {
-        -f64::from(y - x)
-    } else {
-        0.0
     }
 }
 
@@ -210,14 +194,20 @@ impl Guess {
             let best = melds::best_arrangement(rules, self.hand.with(card));
             (
                 !best.unmelded.contains(card),
-                could_knock(rules, limit, &best),
+                goes_out(rules, limit, &best).is_some(),
             )
         } else {
-            let (deadwood, highest) = self.alone;
-            let v = rules.value(card);
-            (false, deadwood + v - highest.max(v) <= limit.unwrap_or(0))
+            (false, self.alone_with(rules, card) <= limit.unwrap_or(0))
         };
         if out { 2 } else { u32::from(melded) }
+    }
+
+    /// The deadwood after drawing `card`, one that melds with none of the hand, and discarding
+    /// the highest unmelded card.
+    fn alone_with(&self, rules: &MeldRules, card: Card) -> u32 {
+        let (deadwood, highest) = self.alone;
+        let v = rules.value(card);
+        deadwood + v - highest.max(v)
     }
 }
 
@@ -228,7 +218,7 @@ fn explains(rules: &MeldRules, limit: Option<u32>, hand: CardSet, discard: Card)
     let highest = best.unmelded.iter().map(rank).max();
     best.unmelded.contains(discard)
         && highest <= Some(rank(discard))
-        && !could_knock(rules, limit, &best)
+        && goes_out(rules, limit, &best).is_none()
 }
 
 fn highest_value(rules: &MeldRules, arrangement: &Arrangement) -> u32 {
@@ -240,10 +230,11 @@ fn highest_value(rules: &MeldRules, arrangement: &Arrangement) -> u32 {
         .unwrap_or(0)
 }
 
-/// Whether eleven cards so arranged go out by discarding their highest unmelded card (gin alone
-/// when no knock limit is in force).
-fn could_knock(rules: &MeldRules, limit: Option<u32>, best: &Arrangement) -> bool {
-    best.deadwood.saturating_sub(highest_value(rules, best)) <= limit.unwrap_or(0)
+/// The deadwood eleven cards so arranged go out with by discarding their highest unmelded card,
+/// if they may (gin alone when no knock limit is in force).
+fn goes_out(rules: &MeldRules, limit: Option<u32>, best: &Arrangement) -> Option<u32> {
+    let left = best.deadwood.saturating_sub(highest_value(rules, best));
+    (left <= limit.unwrap_or(0)).then_some(left)
 }
 
 #[cfg(test)]
@@ -354,7 +345,7 @@ mod tests {
             for limit in [Some(10), Some(0), None] {
                 for &card in &deck[20..] {
                     let best = melds::best_arrangement(&rules, guess.hand.with(card));
-                    let out = could_knock(&rules, limit, &best);
+                    let out = goes_out(&rules, limit, &best).is_some();
                     let full = if out {
                         2
                     } else {
