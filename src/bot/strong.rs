@@ -6,6 +6,7 @@
 mod knock;
 mod odds;
 mod reading;
+mod settle;
 
 use crate::cards::{Card, CardSet};
 use crate::engine::{Action, SeatView};
@@ -97,15 +98,15 @@ pub fn decide(tuning: &Tuning, rules: &Ruleset, view: &SeatView, first: &Action)
     let asked = seen
         .hand
         .union(seen.top.map_or(CardSet::EMPTY, CardSet::single));
-    odds.read = reading::read(
+    let reading = reading::read(
         &odds,
         &seen,
         view.knock_limit,
         asked,
         tuning.reading,
         seen.fingerprint(view),
-    )
-    .map(|reading| (asked, reading));
+    );
+    odds.read = reading.as_ref().map(|r| (asked, r.danger));
     let bot = Strong {
         tuning,
         rules,
@@ -113,6 +114,7 @@ pub fn decide(tuning: &Tuning, rules: &Ruleset, view: &SeatView, first: &Action)
         seen,
         odds,
         options,
+        reading,
     };
     let picked = match view.phase {
         "upcard_offer" | "draw" => bot.draw(),
@@ -135,6 +137,7 @@ struct Strong<'a> {
     seen: Seen,
     odds: Odds<'a>,
     options: Options<'a>,
+    reading: Option<reading::Reading>,
 }
 
 /// One way to keep ten cards: discard `card`, then expect `expected` deadwood after the next draw.
@@ -345,8 +348,8 @@ impl Strong<'_> {
             + (1.0 - gin_chance) * self.tuning.play_on_keeps * odds.value.max(0.0);
         // Should the opponent go out on its next turn, that is what playing on brings: an
         // undercut when this hand is the lower.
-        let reading = self.odds.read.as_ref().filter(|_| self.tuning.their_turn);
-        let theirs = reading.and_then(|(_, r)| {
+        let reading = self.reading.as_ref().filter(|_| self.tuning.their_turn);
+        let theirs = reading.and_then(|r| {
             r.their_turn(
                 self.rules,
                 &self.odds.unseen,

@@ -6,7 +6,6 @@ use crate::ruleset::MeldRules;
 
 use super::super::seen::Seen;
 use super::Tuning;
-use super::reading::Reading;
 
 /// Knock limits below this count as "only gin goes out" for valuing hands.
 const LOW_LIMIT: u8 = 5;
@@ -26,8 +25,8 @@ pub struct Odds<'a> {
     pub opponent_known: CardSet,
     /// Cards nobody can meld with any more: the seat's own, the pile below its top, shown melds.
     pub out_of_play: CardSet,
-    /// The reading of the opponent's last discard, with the cards whose danger it read.
-    pub read: Option<(CardSet, Reading)>,
+    /// The danger of these cards as read from the opponent's last discard, by card bit.
+    pub read: Option<(CardSet, [f64; 64])>,
 }
 
 impl<'a> Odds<'a> {
@@ -155,7 +154,7 @@ impl<'a> Odds<'a> {
         if let Some((cards, read)) = &self.read
             && cards.contains(card)
         {
-            return read.danger[card.bit() as usize];
+            return read[card.bit() as usize];
         }
         // A wild card fits any meld the opponent is making.
         if self.rules.wild_bits() & CardSet::single(card).0 != 0 {

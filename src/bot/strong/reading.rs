@@ -9,8 +9,8 @@ use crate::melds::{self, Arrangement};
 use crate::ruleset::{MeldRules, Ruleset};
 
 use super::super::seen::{Seen, splitmix};
-use super::knock::{lays_off, settle};
 use super::odds::Odds;
+use super::settle::{lays_off, settle};
 
 /// The most guesses kept, whatever the weights ask for.
 const MOST_GUESSES: usize = 2_000;
