@@ -20,12 +20,13 @@ use gin_rules::ruleset::{RulesetRef, Target};
 
 /// `strong` as it was at `f7245c5`: before commit `61d7ea6` (a card left unmelded costs more when
 /// a knock may leave deadwood; playing on keeps the whole of the knock's value) and before it read
-/// the opponent's last discard and played its next turn.
+/// the opponent's last discard, played its next turn and played its best discards out.
 const PREVIOUS: Tuning = Tuning {
     per_card_knock: 0,
     play_on_keeps: 0.5,
     reading: 0,
     their_turn: false,
+    rollouts: 0,
     ..Tuning::STRONG
 };
 

@@ -6,6 +6,7 @@
 mod knock;
 mod odds;
 mod reading;
+mod rollout;
 mod settle;
 
 use crate::cards::{Card, CardSet};
@@ -42,6 +43,14 @@ pub struct Tuning {
     /// Whether playing on instead of knocking counts the opponent's next turn as the reading's
     /// guesses play it (their going out, and the undercut it may bring).
     pub their_turn: bool,
+    /// Worlds each of the best discards is played out in before one is chosen; 0 plays none out.
+    pub rollouts: usize,
+    /// How many of the best discards (by the count above) are played out.
+    pub rollout_keeps: usize,
+    /// How many standard errors a played-out keep must gain over the best by cost to be chosen.
+    pub rollout_z: f64,
+    /// Only keeps within this many points of cost of the best are played out.
+    pub rollout_margin: f64,
 }
 
 impl Tuning {
@@ -53,6 +62,10 @@ impl Tuning {
         play_on_keeps: 1.0,
         reading: 150,
         their_turn: true,
+        rollouts: 100,
+        rollout_keeps: 3,
+        rollout_z: 1.5,
+        rollout_margin: 3.0,
     };
 
     /// These weights with some changed, from `name=value` pairs separated by commas (the names
@@ -74,9 +87,13 @@ impl Tuning {
                 "play_on_keeps" => self.play_on_keeps = value.parse().map_err(|e| bad(&e))?,
                 "reading" => self.reading = value.parse().map_err(|e| bad(&e))?,
                 "their_turn" => self.their_turn = value.parse().map_err(|e| bad(&e))?,
+                "rollouts" => self.rollouts = value.parse().map_err(|e| bad(&e))?,
+                "rollout_keeps" => self.rollout_keeps = value.parse().map_err(|e| bad(&e))?,
+                "rollout_z" => self.rollout_z = value.parse().map_err(|e| bad(&e))?,
+                "rollout_margin" => self.rollout_margin = value.parse().map_err(|e| bad(&e))?,
                 _ => {
                     return Err(format!(
-                        "{name:?} is not a weight (danger, discards_per_draw, per_card_gin, per_card_knock, play_on_keeps, reading, their_turn)"
+                        "{name:?} is not a weight (danger, discards_per_draw, per_card_gin, per_card_knock, play_on_keeps, reading, rollout_keeps, rollout_margin, rollout_z, rollouts, their_turn)"
                     ));
                 }
             }
@@ -148,6 +165,16 @@ struct Keep {
     danger: f64,
 }
 
+/// A keep that the played-out worlds preferred to the best by cost.
+#[derive(Clone, Copy, Debug)]
+struct Played {
+    /// The best keep's discard by cost.
+    over: Card,
+    /// Points a hand more than that keep, on average over the worlds.
+    gain: f64,
+    worlds: usize,
+}
+
 impl Keep {
     /// `danger` already carries the weight of the moment and the scale of the values.
     fn cost(&self) -> f64 {
@@ -176,16 +203,76 @@ impl Strong<'_> {
             .collect()
     }
 
-    /// The keep of least cost (ties: the higher card goes).
+    /// Keeps by cost, least first (ties: the higher card goes first).
+    fn order(&self, a: &Keep, b: &Keep) -> std::cmp::Ordering {
+        let value = |k: &Keep| self.rules.melds.value(k.card);
+        a.cost().total_cmp(&b.cost()).then(value(b).cmp(&value(a)))
+    }
+
+    /// The keep of least cost.
     fn best(&self, keeps: &[Keep]) -> Option<Keep> {
-        keeps.iter().copied().min_by(|a, b| {
-            a.cost().total_cmp(&b.cost()).then(
-                self.rules
-                    .melds
-                    .value(b.card)
-                    .cmp(&self.rules.melds.value(a.card)),
-            )
-        })
+        keeps.iter().copied().min_by(|a, b| self.order(a, b))
+    }
+
+    /// Of the best few keeps by cost, the one that scores most when the hand is played out in
+    /// the same worlds (at a table of two; else the best by cost), and when that is not the
+    /// best by cost, how much more it scored there than that one.
+    fn played_out(&self, keeps: &[Keep]) -> Option<(Keep, Option<Played>)> {
+        let mut sorted = keeps.to_vec();
+        sorted.sort_by(|a, b| self.order(a, b));
+        let &best = sorted.first()?;
+        sorted.truncate(self.tuning.rollout_keeps.max(1));
+        sorted.retain(|k| k.cost() <= best.cost() + self.tuning.rollout_margin);
+        if self.tuning.rollouts < 2 || sorted.len() < 2 || self.seen.players != 2 {
+            return Some((best, None));
+        }
+        let worlds = self.worlds();
+        if worlds.is_empty() {
+            return Some((best, None));
+        }
+        let kept = |k: &Keep| self.seen.hand.without(k.card);
+        let play = |k: &Keep| -> Vec<f64> {
+            worlds
+                .iter()
+                .map(|w| rollout::play_out(self.rules, self.view.knock_limit, w, kept(k), k.card))
+                .collect()
+        };
+        let base = play(&best);
+        let n = base.len() as f64;
+        let mut chosen: Option<(Keep, Played)> = None;
+        for k in &sorted[1..] {
+            let diffs: Vec<f64> = play(k).iter().zip(&base).map(|(a, b)| a - b).collect();
+            let mean = diffs.iter().sum::<f64>() / n;
+            let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+            // Another keep must beat the best by cost clearly, not by the luck of few worlds.
+            let clear = mean > self.tuning.rollout_z * (var / n).sqrt();
+            if clear && chosen.is_none_or(|(_, p)| mean > p.gain) {
+                let played = Played {
+                    over: best.card,
+                    gain: mean,
+                    worlds: worlds.len(),
+                };
+                chosen = Some((*k, played));
+            }
+        }
+        Some(chosen.map_or((best, None), |(k, p)| (k, Some(p))))
+    }
+
+    /// The worlds decisions are played out in: the reading's guesses of the opponent's hand
+    /// (else the knock's), each with one order of the stock.
+    fn worlds(&self) -> Vec<rollout::World> {
+        let seed = self.seen.fingerprint(self.view);
+        let hands = match &self.reading {
+            Some(r) => r.hands(),
+            None => guesses(self.rules, &self.odds, &self.seen, seed),
+        };
+        rollout::worlds(
+            &hands,
+            &self.odds.unseen,
+            self.seen.stock,
+            self.tuning.rollouts,
+            seed,
+        )
     }
 
     /// Upcard offer or draw: take the top card when the hand it makes is better than what the
@@ -279,7 +366,8 @@ impl Strong<'_> {
         }
         let hand = self.seen.hand;
         let keeps = self.keeps(hand, self.options.discards().map(|(_, c)| c));
-        let play_on = self.best(&keeps);
+        let played = self.played_out(&keeps);
+        let play_on = played.map(|(k, _)| k);
         let knock = self.best_knock(hand);
         if let Some((action, deadwood, odds)) = knock {
             let why = self.knock_or_play_on(play_on, deadwood, &odds);
@@ -295,9 +383,16 @@ impl Strong<'_> {
                 }
             }
         }
-        let k = play_on?;
+        let (k, played) = played?;
         let (a, _) = self.options.discards().find(|&(_, c)| c == k.card)?;
-        Some((a.clone(), self.discard_why(&keeps, k)))
+        let why = match played {
+            Some(p) => format!(
+                "Discarded {}: played out in {} deals of the cards I have not seen, it scores {:.1} a hand more than discarding {}.",
+                k.card, p.worlds, p.gain, p.over
+            ),
+            None => self.discard_why(&keeps, k),
+        };
+        Some((a.clone(), why))
     }
 
     /// The knock that leaves the least deadwood, with what it is worth.

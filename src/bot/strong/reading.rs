@@ -93,6 +93,11 @@ pub fn read(
 }
 
 impl Reading {
+    /// The kept guesses of the opponent's hand.
+    pub fn hands(&self) -> Vec<CardSet> {
+        self.guesses.iter().map(|g| g.hand).collect()
+    }
+
     /// The opponent's turn after the seat discards `discard` and keeps `kept`. By each guess, it
     /// takes the discard when that melds or lets it go out, else draws any card it has not seen;
     /// it goes out when it may, discarding its highest unmelded card. `None` when no guess goes
