@@ -1,6 +1,7 @@
 //! One bot decision per level, on typical mid-hand views (standard rules): half of them a draw
 //! (take the upcard or discard, or draw blind), half a discard after drawing; `strong` on the
-//! turns that may knock; and `strong`'s slowest decision of many views.
+//! turns that may knock; and `strong`'s decisions at the 99th percentile of many views and the
+//! slowest; the last three also without playing discards out.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -77,8 +78,9 @@ fn decisions(c: &mut Criterion) {
             })
         });
     }
-    // Turns that may knock: `strong` then also plays the opponent's next turn over its guesses;
-    // the same weights without that are the peer.
+    // Turns that may knock, then the tail: of the 512 views, the one at the 99th percentile of
+    // `strong`'s time and the slowest (each timed three times, the least kept), measured as the
+    // others are. Each with the same weights playing no discards out, the peer.
     let knocks: Vec<&SeatView> = many
         .iter()
         .filter(|v| {
@@ -89,13 +91,10 @@ fn decisions(c: &mut Criterion) {
         .collect();
     eprintln!("{} of {} views may knock", knocks.len(), many.len());
     let without = Tuning {
-        their_turn: false,
+        rollouts: 0,
         ..Tuning::STRONG
     };
-    for (name, tuning) in [
-        ("strong", Tuning::STRONG),
-        ("strong, their_turn=false", without),
-    ] {
+    for (name, tuning) in [("strong", Tuning::STRONG), ("strong, rollouts=0", without)] {
         let mut i = 0;
         g.bench_function(format!("{name}, turns that may knock"), |b| {
             b.iter(|| {
@@ -107,23 +106,29 @@ fn decisions(c: &mut Criterion) {
                 )
             })
         });
-    }
-    // The tail: of 512 views, the one `strong` takes longest over (timed three times each, the
-    // least kept), measured as the others are.
-    let cost = |v: &SeatView| {
-        (0..3)
-            .map(|_| {
-                let t = Instant::now();
-                black_box(bot::decide(Level::Strong, &rules, v));
-                t.elapsed()
-            })
-            .min()
-            .unwrap_or_default()
-    };
-    if let Some(slowest) = many.iter().max_by_key(|v| cost(v)) {
-        g.bench_function("strong, the slowest of 512 views", |b| {
-            b.iter(|| black_box(bot::decide(Level::Strong, &rules, slowest)))
-        });
+        let cost = |v: &SeatView| {
+            (0..3)
+                .map(|_| {
+                    let t = Instant::now();
+                    black_box(bot::decide_strong(&tuning, &rules, v));
+                    t.elapsed()
+                })
+                .min()
+                .unwrap_or_default()
+        };
+        let mut timed: Vec<_> = many.iter().map(|v| (cost(v), v)).collect();
+        timed.sort_by_key(|&(t, _)| t);
+        let p99 = (timed.len() * 99).div_ceil(100).saturating_sub(1);
+        for (what, at) in [
+            ("the 99th percentile", p99),
+            ("the slowest", timed.len().saturating_sub(1)),
+        ] {
+            if let Some(&(_, view)) = timed.get(at) {
+                g.bench_function(format!("{name}, {what} of 512 views"), |b| {
+                    b.iter(|| black_box(bot::decide_strong(&tuning, &rules, view)))
+                });
+            }
+        }
     }
     g.finish();
 }
