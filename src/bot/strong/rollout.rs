@@ -211,11 +211,6 @@ mod tests {
         }
     }
 
-    /// Cards in the order given.
-    fn stock(s: &str) -> Vec<Card> {
-        s.split_whitespace().map(card).collect()
-    }
-
     #[test]
     fn worlds_deal_the_rest_of_the_unseen_cards_to_the_stock_the_same_way_for_a_seed() {
         let unseen: Vec<Card> = set("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AH 2H")
@@ -239,39 +234,45 @@ mod tests {
         assert!(super::worlds(&[], &unseen, 12, 5, 7).is_empty());
     }
 
+    /// What the seat scores in Standard holding `mine`, having discarded `discard`, against
+    /// `opponent` with the stock `stock` (next card first).
+    fn points(opponent: &str, stock: &str, mine: &str, discard: &str) -> f64 {
+        let world = World {
+            opponent: set(opponent),
+            stock: stock.split_whitespace().map(card).collect(),
+        };
+        play_out(
+            &Ruleset::standard(),
+            Some(10),
+            &world,
+            set(mine),
+            card(discard),
+        )
+    }
+
     #[test]
     fn an_opponent_who_goes_gin_on_the_discard_scores_the_seats_count_and_the_bonus() {
-        let rules = Ruleset::standard();
-        let world = World {
-            opponent: set("AS 2S 3S 4C 5C 6C 7H 8H 9H KD"),
-            stock: stock("2D 4D 6D 8C"),
-        };
-        let mine = set("KS KH QC JD 9C 8D 6S 5H 3D 2C");
         // They take TH for a run, discard KD and hold gin: 73 deadwood and 25 for gin.
-        assert_eq!(play_out(&rules, Some(10), &world, mine, card("TH")), -98.0);
+        let mine = "KS KH QC JD 9C 8D 6S 5H 3D 2C";
+        let theirs = "AS 2S 3S 4C 5C 6C 7H 8H 9H KD";
+        assert_eq!(points(theirs, "2D 4D 6D 8C", mine, "TH"), -98.0);
     }
 
     #[test]
     fn a_hand_that_reaches_the_reserve_with_nobody_out_is_worth_nothing() {
-        let rules = Ruleset::standard();
-        let world = World {
-            opponent: set("KC QD JS 9S 7D 5S 3C AH 2H 4H"),
-            stock: stock("2D 4D"),
-        };
-        let mine = set("AS 2S 3S 4C 5C 6C 7H 8H 9H KD");
-        assert_eq!(play_out(&rules, Some(10), &world, mine, card("TC")), 0.0);
+        let mine = "AS 2S 3S 4C 5C 6C 7H 8H 9H KD";
+        assert_eq!(
+            points("KC QD JS 9S 7D 5S 3C AH 2H 4H", "2D 4D", mine, "TC"),
+            0.0
+        );
     }
 
     #[test]
     fn the_seat_that_knocks_first_scores_the_difference_after_lay_offs() {
-        let rules = Ruleset::standard();
         // The opponent leaves KH, draws 2D and discards KC; the seat takes KC, since it lets it
         // knock at once (discarding AD, 10 left). The opponent lays 3C off and counts 50.
-        let world = World {
-            opponent: set("KC QD JS 9S 7D 5S 3C AH 2H 4H"),
-            stock: stock("2D JC 6D 8D 9D"),
-        };
-        let mine = set("AS 2S 3S 4C 5C 6C 7H 8H 9H AD");
-        assert_eq!(play_out(&rules, Some(10), &world, mine, card("KH")), 40.0);
+        let mine = "AS 2S 3S 4C 5C 6C 7H 8H 9H AD";
+        let theirs = "KC QD JS 9S 7D 5S 3C AH 2H 4H";
+        assert_eq!(points(theirs, "2D JC 6D 8D 9D", mine, "KH"), 40.0);
     }
 }
