@@ -51,6 +51,9 @@ pub struct Tuning {
     pub rollout_z: f64,
     /// Only keeps within this many points of cost of the best are played out.
     pub rollout_margin: f64,
+    /// The keep least likely to feed the opponent (least danger) within this many points of cost
+    /// of the best is played out too.
+    pub rollout_safe_margin: f64,
 }
 
 impl Tuning {
@@ -63,9 +66,10 @@ impl Tuning {
         reading: 150,
         their_turn: true,
         rollouts: 100,
-        rollout_keeps: 3,
+        rollout_keeps: 4,
         rollout_z: 1.5,
         rollout_margin: 3.0,
+        rollout_safe_margin: 8.0,
     };
 
     /// These weights with some changed, from `name=value` pairs separated by commas (the names
@@ -91,9 +95,12 @@ impl Tuning {
                 "rollout_keeps" => self.rollout_keeps = value.parse().map_err(|e| bad(&e))?,
                 "rollout_z" => self.rollout_z = value.parse().map_err(|e| bad(&e))?,
                 "rollout_margin" => self.rollout_margin = value.parse().map_err(|e| bad(&e))?,
+                "rollout_safe_margin" => {
+                    self.rollout_safe_margin = value.parse().map_err(|e| bad(&e))?
+                }
                 _ => {
                     return Err(format!(
-                        "{name:?} is not a weight (danger, discards_per_draw, per_card_gin, per_card_knock, play_on_keeps, reading, rollout_keeps, rollout_margin, rollout_z, rollouts, their_turn)"
+                        "{name:?} is not a weight (danger, discards_per_draw, per_card_gin, per_card_knock, play_on_keeps, reading, rollout_keeps, rollout_margin, rollout_safe_margin, rollout_z, rollouts, their_turn)"
                     ));
                 }
             }
@@ -214,15 +221,25 @@ impl Strong<'_> {
         keeps.iter().copied().min_by(|a, b| self.order(a, b))
     }
 
-    /// Of the best few keeps by cost, the one that scores most when the hand is played out in
-    /// the same worlds (at a table of two; else the best by cost), and when that is not the
-    /// best by cost, how much more it scored there than that one.
+    /// Of the best few keeps by cost and the safest of the good ones, the one that scores most
+    /// when the hand is played out in the same worlds (at a table of two; else the best by
+    /// cost), and when that is not the best by cost, how much more it scored there than that one.
     fn played_out(&self, keeps: &[Keep]) -> Option<(Keep, Option<Played>)> {
         let mut sorted = keeps.to_vec();
         sorted.sort_by(|a, b| self.order(a, b));
         let &best = sorted.first()?;
+        let safest = sorted
+            .iter()
+            .filter(|k| k.cost() <= best.cost() + self.tuning.rollout_safe_margin)
+            .min_by(|a, b| a.danger.total_cmp(&b.danger))
+            .copied();
         sorted.truncate(self.tuning.rollout_keeps.max(1));
         sorted.retain(|k| k.cost() <= best.cost() + self.tuning.rollout_margin);
+        if let Some(s) = safest
+            && !sorted.iter().any(|k| k.card == s.card)
+        {
+            sorted.push(s);
+        }
         if self.tuning.rollouts < 2 || sorted.len() < 2 || self.seen.players != 2 {
             return Some((best, None));
         }
