@@ -234,7 +234,9 @@ impl Strong<'_> {
             .min_by(|a, b| a.danger.total_cmp(&b.danger))
             .copied();
         sorted.truncate(self.tuning.rollout_keeps.max(1));
-        sorted.retain(|k| k.cost() <= best.cost() + self.tuning.rollout_margin);
+        sorted.retain(|k| {
+            k.card == best.card || k.cost() <= best.cost() + self.tuning.rollout_margin
+        });
         if let Some(s) = safest
             && !sorted.iter().any(|k| k.card == s.card)
         {
