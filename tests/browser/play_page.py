@@ -179,6 +179,19 @@ def deal_to(page, phase, ruleset, tries=5, **how):
     raise Failed(f"{tries} matches of {ruleset} ended before this seat's {phase} phase")
 
 
+def deal_start(page, ruleset, tries=5, **how):
+    """Deals until this seat's first move is to take or leave a card, dealing again should a bot
+    go out before it (a bot dealt little deadwood may knock on taking the upcard). The phases
+    seen after each deal."""
+    phases = []
+    for _ in range(tries):
+        deal(page, ruleset, **how)
+        phases.append(page.get_attribute("body", "data-phase"))
+        if phases[-1] in ("upcard_offer", "draw"):
+            return phases
+    raise Failed(f"not the start of a hand after {tries} deals: {phases}")
+
+
 def check_showdown(page, hand_size=10):
     """The showdown: every hand face up, lay-offs on melds, parts adding up to the points."""
     check(page.locator("#result").is_visible(), "no showdown")
@@ -352,14 +365,7 @@ def disabled_then_refused(browser):
     second tab playing from an older state, under the replay guard) is shown with its reason."""
     context = browser.new_context(viewport={"width": 1000, "height": 900}, reduced_motion="reduce")
     page = open_page(browser, KEYED, context=context)
-    # A bot that takes the upcard may go out at once (a hand dealt with little deadwood): deal again.
-    phases = []
-    for _ in range(5):
-        deal(page, "standard", target=100)
-        phases.append(page.get_attribute("body", "data-phase"))
-        if phases[-1] in ("upcard_offer", "draw"):
-            break
-    check(phases[-1] in ("upcard_offer", "draw"), f"not the start of a hand after 5 deals: {phases}")
+    phases = deal_start(page, "standard", target=100)
     sent = len(page.requests)
     page.locator("#hand button").first.click()
     for sel in ("#discard", "#knock-btn", "#gin"):
@@ -395,7 +401,7 @@ def disabled_then_refused(browser):
 
 def keyboard_and_phone(browser):
     page = open_page(browser, PLAIN, width=390, height=844)
-    deal(page, "standard", target=100)
+    deal_start(page, "standard", target=100)
     width = page.evaluate("document.scrollingElement.scrollWidth")
     check(width <= 390, f"the page is {width} px wide on a 390 px screen")
     moves = game_id(page)
