@@ -110,6 +110,16 @@ fn opponent_discard(view: &SeatView) -> Option<Card> {
     }
 }
 
+/// Draws `take` of `cards` (all of them at most) into the front of the slice, each draw uniform
+/// over the cards not yet drawn, rolling `roll` on by SplitMix64.
+pub fn shuffle_front(cards: &mut [Card], take: usize, roll: &mut u64) {
+    for i in 0..take.min(cards.len()) {
+        *roll = splitmix(*roll);
+        let j = i + (*roll % (cards.len() - i) as u64) as usize;
+        cards.swap(i, j);
+    }
+}
+
 /// The SplitMix64 finaliser: a well-mixed 64-bit hash of `x`.
 pub fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);

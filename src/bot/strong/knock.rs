@@ -6,7 +6,7 @@ use crate::cards::{Card, CardSet};
 use crate::melds;
 use crate::ruleset::Ruleset;
 
-use super::super::seen::{Seen, splitmix};
+use super::super::seen::{Seen, shuffle_front};
 use super::odds::Odds;
 use super::settle::{lays_off, settle};
 
@@ -42,11 +42,7 @@ pub fn guesses(rules: &Ruleset, odds: &Odds, seen: &Seen, seed: u64) -> Vec<Card
     for _ in 0..GUESSES {
         // A fresh partial shuffle: the first `hidden + improve` cards are the guess and its draws.
         let take = (hidden + improve).min(order.len());
-        for i in 0..take {
-            roll = splitmix(roll);
-            let j = i + (roll % (order.len() - i) as u64) as usize;
-            order.swap(i, j);
-        }
+        shuffle_front(&mut order, take, &mut roll);
         let mut hand: CardSet = seen.opponent_known;
         for &c in &order[..hidden] {
             hand.insert(c);

@@ -8,7 +8,7 @@ use crate::cards::{Card, CardSet};
 use crate::melds::{self, Arrangement};
 use crate::ruleset::{MeldRules, Ruleset};
 
-use super::super::seen::{Seen, splitmix};
+use super::super::seen::{Seen, shuffle_front};
 use super::odds::Odds;
 use super::settle::{lays_off, settle};
 
@@ -59,11 +59,7 @@ pub fn read(
     let mut roll = seed;
     let mut guesses = Vec::with_capacity(wanted);
     for _ in 0..wanted * TRIES_PER_GUESS {
-        for i in 0..hidden {
-            roll = splitmix(roll);
-            let j = i + (roll % (order.len() - i) as u64) as usize;
-            order.swap(i, j);
-        }
+        shuffle_front(&mut order, hidden, &mut roll);
         let guess = order[..hidden]
             .iter()
             .fold(seen.opponent_known, |h, &c| h.with(c));

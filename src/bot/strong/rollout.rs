@@ -8,7 +8,7 @@ use crate::cards::{Card, CardSet};
 use crate::melds;
 use crate::ruleset::{Ruleset, StockEnd};
 
-use super::super::seen::splitmix;
+use super::super::seen::shuffle_front;
 use super::settle::{lays_off, settle};
 
 /// One deal of what the seat has not seen.
@@ -39,13 +39,8 @@ pub fn worlds(
             .copied()
             .filter(|&c| !opponent.contains(c))
             .collect();
-        let take = stock.min(rest.len());
-        for k in 0..take {
-            roll = splitmix(roll);
-            let j = k + (roll % (rest.len() - k) as u64) as usize;
-            rest.swap(k, j);
-        }
-        rest.truncate(take);
+        shuffle_front(&mut rest, stock, &mut roll);
+        rest.truncate(stock);
         out.push(World {
             opponent,
             stock: rest,
