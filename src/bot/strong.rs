@@ -61,7 +61,7 @@ impl Tuning {
         danger: 6.0,
         discards_per_draw: 2,
         per_card_gin: 30,
-        per_card_knock: 20,
+        per_card_knock: 25,
         play_on_keeps: 1.0,
         reading: 150,
         their_turn: true,
@@ -538,12 +538,12 @@ mod tests {
 
     #[test]
     fn weights_change_by_name_and_a_wrong_one_is_named() {
-        let t = Tuning::STRONG.with("danger=8, per_card_knock=25");
+        let t = Tuning::STRONG.with("danger=8, per_card_knock=30");
         assert_eq!(
             t,
             Ok(Tuning {
                 danger: 8.0,
-                per_card_knock: 25,
+                per_card_knock: 30,
                 ..Tuning::STRONG
             })
         );
