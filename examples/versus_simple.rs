@@ -232,6 +232,11 @@ fn report(level: Level, hands: &[Hand]) {
         100.0 * lo,
         100.0 * hi,
     );
+    let points: Vec<i64> = ok.iter().map(|h| h.0).collect();
+    println!(
+        "  as independent deals: {:.1} % of matches to 100 (exact over these hands' points)",
+        100.0 * independent_matches(&points, 100)
+    );
     let mut by: BTreeMap<&str, (u64, i64)> = BTreeMap::new();
     for h in &ok {
         let e = by.entry(h.1.as_str()).or_default();
@@ -244,6 +249,41 @@ fn report(level: Level, hands: &[Hand]) {
             points as f64 / n
         );
     }
+}
+
+/// The chance that the level wins a match to `target` whose hands are dealt independently, each
+/// scoring like one of `points` drawn at random: exact, over the points each side has. (The
+/// figure above adds up the hands as played, each deck with one seating then the other, so a
+/// deck's luck mostly cancels within a match; it does not between independent deals.)
+fn independent_matches(points: &[i64], target: i64) -> f64 {
+    let mut counts: BTreeMap<i64, f64> = BTreeMap::new();
+    for &x in points.iter().filter(|&&x| x != 0) {
+        *counts.entry(x).or_default() += 1.0;
+    }
+    let total: f64 = counts.values().sum();
+    if total == 0.0 {
+        return f64::NAN;
+    }
+    let t = target.max(1) as usize;
+    // win[a * t + b]: the level has a points, the simple bot b.
+    let mut win = vec![0.0; t * t];
+    for a in (0..t).rev() {
+        for b in (0..t).rev() {
+            let mut p = 0.0;
+            for (&x, &n) in &counts {
+                let q = n / total;
+                let step = x.unsigned_abs() as usize;
+                p += match (x > 0, a + step < t, b + step < t) {
+                    (true, false, _) => q,
+                    (true, true, _) => q * win[(a + step) * t + b],
+                    (false, _, true) => q * win[a * t + b + step],
+                    (false, _, false) => 0.0,
+                };
+            }
+            win[a * t + b] = p;
+        }
+    }
+    win[0]
 }
 
 #[cfg(test)]
@@ -272,6 +312,15 @@ mod tests {
         }
         let mean = points as f64 / 400.0;
         assert!(mean.abs() < 2.5, "basic made {mean:+.2} a hand");
+    }
+
+    /// One hand decides a match of 10 points as surely as it is won; a side that needs two wins
+    /// against one needs both of its own first.
+    #[test]
+    fn independent_matches_count_the_wins_each_side_needs() {
+        assert_eq!(independent_matches(&[10, -10, -10, 10], 10), 0.5);
+        assert_eq!(independent_matches(&[5, 0, -10, 0], 10), 0.25);
+        assert!(independent_matches(&[0, 0], 10).is_nan());
     }
 
     /// OpenSpiel's shortcut: one best arrangement of the eleven, less its highest ranked card.

@@ -24,7 +24,13 @@ printed with its deck and moves and counted; a disagreeing hand is left out of t
 Figures: hands, hand wins per side, points per hand of the gin-rules bot (mean and standard
 error), and matches to 100: the hands, in the order played (each deck with one seating, then
 the other), are added up into consecutive matches until a side reaches 100 points; matches
-therefore see both seatings alike. Intervals are Wilson 95 %.
+therefore see both seatings alike. Intervals are Wilson 95 %. As the two hands of a deck mostly
+fall in one match, a deck's luck mostly cancels within it; matches of independent deals are also
+given, exact over the points of the hands played (each hand as likely as any other, dealt until
+a side has 100), with a 95 % interval by drawing the decks again.
+
+`--results FILE` writes every hand's result as a JSON line; `--report FILE...` plays nothing and
+reports on the hands of such files taken together (several seeds, say).
 """
 
 import argparse
@@ -37,6 +43,7 @@ import subprocess
 import sys
 import time
 import urllib.parse
+from collections import Counter
 from pathlib import Path
 
 import pyspiel
@@ -484,7 +491,17 @@ def main():
     ap.add_argument("--bin", help="gin-rules binary to start (when no --server)")
     ap.add_argument("--target", type=int, default=100, help="match target")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--results", help="also write every hand's result to this file, a JSON line each")
+    ap.add_argument(
+        "--report",
+        nargs="+",
+        metavar="FILE",
+        help="play nothing: report on the hands of earlier --results files, taken together",
+    )
     args = ap.parse_args()
+    if args.report:
+        report_files(args)
+        return
 
     proc = None
     url = args.server
@@ -508,6 +525,7 @@ def run(args, server):
     results = []  # one Result a hand that both engines played to its end
     broken = []  # hands one engine could not go on with
     mismatched = []  # hands played to the end whose points differ
+    saved = []  # what --results keeps of the hands left out of the figures
     started = time.time()
     n = 0
     deck_no = 0
@@ -524,15 +542,20 @@ def run(args, server):
                 over, returns, mismatch = hand.play()
             except Disagreement as e:
                 broken.append(str(e).split(":")[0])
+                saved.append({"seed": args.seed, "deck": deck_no, "broken": broken[-1]})
                 show_disagreement(deck_no, gr_seat, deck, str(e), hand)
                 continue
             if mismatch:
                 who = "gin-rules" if over["winner"] == gr_seat else "OpenSpiel"
                 mismatched.append(f"points differ after a {over['outcome']} by {who}")
                 show_disagreement(deck_no, gr_seat, deck, mismatch, hand)
+                saved.append({"seed": args.seed, "deck": deck_no, "mismatch": mismatched[-1]})
             pts = over["points"]
             results.append(
                 {
+                    "seed": args.seed,
+                    "level": args.level,
+                    "deck": deck_no,
                     "gr": pts[gr_seat] - pts[1 - gr_seat],
                     "os": returns[gr_seat],
                     "outcome": over["outcome"],
@@ -544,7 +567,31 @@ def run(args, server):
             if not args.quiet and n % 100 == 0:
                 print(f"{n} hands, {time.time() - started:.0f} s", file=sys.stderr, flush=True)
         deck_no += 1
+    if args.results:
+        with open(args.results, "w") as f:
+            for line in saved + results:
+                f.write(json.dumps(line) + "\n")
     report(args, results, broken, mismatched, time.time() - started)
+
+
+def report_files(args):
+    """The report over the hands of several `--results` files (a deck is known by its seed)."""
+    results, broken, mismatched, seeds = [], [], [], set()
+    for path in args.report:
+        with open(path) as f:
+            for line in f:
+                r = json.loads(line)
+                seeds.add(r["seed"])
+                if "broken" in r:
+                    broken.append(r["broken"])
+                elif "mismatch" in r:
+                    mismatched.append(r["mismatch"])
+                else:
+                    r["deck"] = (r["seed"], r["deck"])
+                    results.append(r)
+    args.seed = ", ".join(str(s) for s in sorted(seeds))
+    args.level = ", ".join(sorted({r["level"] for r in results}))
+    report(args, results, broken, mismatched, None)
 
 
 def show_disagreement(deck_no, gr_seat, deck, what, hand):
@@ -577,6 +624,44 @@ def matches(net, target):
             won += a > b
             a = b = 0
     return won, played
+
+
+def independent_matches(net, target):
+    """The chance that gin-rules wins a match to `target` whose hands are dealt independently,
+    each scoring like one of `net` drawn at random: exact, over the points each side has. A hand
+    that scores nothing leaves the score as it is, so it is left out."""
+    counts = Counter(round(x) for x in net if round(x) != 0)
+    total = sum(counts.values())
+    if not total:
+        return float("nan")
+    steps = [(x, c / total) for x, c in counts.items()]
+    win = [[0.0] * target for _ in range(target)]  # win[a][b]: gin-rules has a, OpenSpiel b
+    for a in reversed(range(target)):
+        row = win[a]
+        for b in reversed(range(target)):
+            p = 0.0
+            for x, q in steps:
+                if x > 0:
+                    p += q if a + x >= target else q * win[a + x][b]
+                elif b - x < target:
+                    p += q * row[b - x]
+            row[b] = p
+    return win[0][0]
+
+
+def independent_interval(results, scoring, target, rounds=100, seed=0):
+    """A 95 % bootstrap interval of `independent_matches`, the decks drawn again with
+    replacement (both seatings of a deck together)."""
+    by_deck = {}
+    for r in results:
+        by_deck.setdefault(r["deck"], []).append(r[scoring])
+    decks = list(by_deck.values())
+    rng = random.Random(seed)
+    draws = sorted(
+        independent_matches([x for _ in decks for x in rng.choice(decks)], target)
+        for _ in range(rounds)
+    )
+    return draws[int(0.025 * rounds)], draws[min(rounds - 1, int(0.975 * rounds))]
 
 
 def wilson(k, n, z=1.96):
@@ -621,6 +706,12 @@ def report(args, results, broken, mismatched, seconds):
                 f"| matches to {args.target} won by gin-rules, {name} | {won} of {n}: "
                 f"{won / n:.1%} (95 % [{lo:.1%}, {hi:.1%}]) |"
             )
+        p = independent_matches(net, args.target)
+        lo, hi = independent_interval(results, scoring, args.target)
+        print(
+            f"| matches to {args.target} won by gin-rules as independent deals, {name} | "
+            f"{p:.1%} (95 % bootstrap over decks [{lo:.1%}, {hi:.1%}]) |"
+        )
     # Where the points come from: each outcome's hands and the gin-rules bot's points in them
     # (gin-rules' scoring), in total and as a share of a hand over all hands.
     outcomes = {}
@@ -630,7 +721,8 @@ def report(args, results, broken, mismatched, seconds):
         outcomes[key] = (count + 1, points + r["gr"])
     for key, (count, points) in sorted(outcomes.items()):
         print(f"| outcome: {key} | {count} hands, {points:+d} points ({points / hands:+.2f} a hand) |")
-    print(f"| wall time | {seconds:.0f} s ({seconds / played:.2f} s a hand) |")
+    if seconds is not None:
+        print(f"| wall time | {seconds:.0f} s ({seconds / played:.2f} s a hand) |")
 
 
 if __name__ == "__main__":
