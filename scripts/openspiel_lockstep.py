@@ -19,7 +19,8 @@ OpenSpiel's SimpleGinRummyBot, the other a gin-rules bot of `--level` (its decis
 action is applied in both engines, and before every decision the script checks that both
 engines agree on the legal actions (mapped between the encodings), both hands, the stock size,
 the discard pile and its top card; at the end of the hand, on the points. Each disagreement is
-printed with its deck and moves and counted; a disagreeing hand is left out of the figures.
+printed with its deck and moves and counted. A hand one engine could not go on with is left out of
+the figures; a hand whose points differ stays in, each engine's points in its own column.
 
 Figures: hands, hand wins per side, points per hand of the gin-rules bot (mean and standard
 error), and matches to 100: the hands, in the order played (each deck with one seating, then
