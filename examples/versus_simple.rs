@@ -264,21 +264,26 @@ fn independent_matches(points: &[i64], target: i64) -> f64 {
     if total == 0.0 {
         return f64::NAN;
     }
+    let steps: Vec<(bool, usize, f64)> = counts
+        .iter()
+        .map(|(&x, &n)| (x > 0, x.unsigned_abs() as usize, n / total))
+        .collect();
     let t = target.max(1) as usize;
     // win[a * t + b]: the level has a points, the simple bot b.
     let mut win = vec![0.0; t * t];
     for a in (0..t).rev() {
         for b in (0..t).rev() {
             let mut p = 0.0;
-            for (&x, &n) in &counts {
-                let q = n / total;
-                let step = x.unsigned_abs() as usize;
-                p += match (x > 0, a + step < t, b + step < t) {
-                    (true, false, _) => q,
-                    (true, true, _) => q * win[(a + step) * t + b],
-                    (false, _, true) => q * win[a * t + b + step],
-                    (false, _, false) => 0.0,
-                };
+            for &(ours, step, q) in &steps {
+                if ours {
+                    p += if a + step >= t {
+                        q
+                    } else {
+                        q * win[(a + step) * t + b]
+                    };
+                } else if b + step < t {
+                    p += q * win[a * t + b + step];
+                }
             }
             win[a * t + b] = p;
         }
