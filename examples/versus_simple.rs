@@ -11,7 +11,9 @@
 //!
 //! Each deck is played twice, the level in each seat in turn. Printed: points a hand for the
 //! level (± standard error), matches to 100 (the hands added up in the order played, as the
-//! script does, with a Wilson 95 % interval) and where the points come from.
+//! script does, with a Wilson 95 % interval; and as independent deals) and where the points come
+//! from: how each hand ended and, when the simple bot went out, where its last card came from (the
+//! stock, the level's discard, or the first upcard).
 
 use std::collections::BTreeMap;
 use std::error::Error;
@@ -82,6 +84,8 @@ fn play(variant: &Variant, level: Level, tuning: &Tuning, deck: &[Card], ours: u
         .map_err(|e| e.to_string())?
         .game;
     let mut result: Option<HandResult> = None;
+    // Where the simple bot's last card came from: its go-outs are told apart by it.
+    let mut simple_drew = "";
     while !game.is_over() {
         let seat = *game.to_act().first().ok_or("nobody is to act")?;
         let view = game.play_view(seat).ok_or("no view")?;
@@ -93,6 +97,18 @@ fn play(variant: &Variant, level: Level, tuning: &Tuning, deck: &[Card], ours: u
             simple(rules, &view)
         }
         .ok_or("no action")?;
+        if seat.number() != ours {
+            simple_drew = match action.kind {
+                ActionKind::TakeUpcard => "after the upcard",
+                ActionKind::Draw {
+                    from: Source::Discard,
+                } => "after a discard",
+                ActionKind::Draw {
+                    from: Source::Stock,
+                } => "after the stock",
+                _ => simple_drew,
+            };
+        }
         let stepped = game.step(&action).map_err(|e| e.to_string())?;
         for event in stepped.events {
             if let Event::HandOver(r) = event {
@@ -104,12 +120,13 @@ fn play(variant: &Variant, level: Level, tuning: &Tuning, deck: &[Card], ours: u
     let r = result.ok_or("no hand result")?;
     let mine = r.points.iter().nth(usize::from(ours)).copied().unwrap_or(0);
     let theirs: i64 = r.points.iter().sum::<i64>() - mine;
-    let who = match r.winner {
-        Some(w) if w.number() == ours => "level",
-        Some(_) => "simple",
-        None => "nobody",
+    let outcome = r.outcome.as_str();
+    let how = match r.winner {
+        Some(w) if w.number() == ours => format!("level {outcome}"),
+        Some(_) => format!("simple {outcome} {simple_drew}"),
+        None => format!("nobody {outcome}"),
     };
-    Ok((mine - theirs, format!("{who} {}", r.outcome.as_str())))
+    Ok((mine - theirs, how))
 }
 
 /// OpenSpiel's `SimpleGinRummyBot::Step`, read from a seat's view: take the upcard when it lets
@@ -245,7 +262,7 @@ fn report(level: Level, hands: &[Hand]) {
     }
     for (outcome, (count, points)) in by {
         println!(
-            "  {outcome:<16} {count:>6} hands {points:>+8} points, {:+.2} a hand",
+            "  {outcome:<32} {count:>6} hands {points:>+8} points, {:+.2} a hand",
             points as f64 / n
         );
     }
