@@ -9,6 +9,8 @@ mod reading;
 mod rollout;
 mod settle;
 
+use std::ops::Range;
+
 use crate::cards::{Card, CardSet};
 use crate::engine::{Action, SeatView};
 use crate::melds;
@@ -43,7 +45,8 @@ pub struct Tuning {
     /// Whether playing on instead of knocking counts the opponent's next turn as the reading's
     /// guesses play it (their going out, and the undercut it may bring).
     pub their_turn: bool,
-    /// Worlds each of the best discards is played out in before one is chosen; 0 plays none out.
+    /// The most worlds each of the best discards is played out in before one is chosen; 0 plays
+    /// none out.
     pub rollouts: usize,
     /// How many of the best discards (by the count above) are played out.
     pub rollout_keeps: usize,
@@ -54,6 +57,14 @@ pub struct Tuning {
     /// The keep least likely to feed the opponent (least danger) within this many points of cost
     /// of the best is played out too.
     pub rollout_safe_margin: f64,
+    /// Worlds are played out this many at a time for every keep still in the running.
+    pub rollout_batch: usize,
+    /// A keep drops out of the running once it trails the best by cost by this many standard
+    /// errors.
+    pub rollout_drop: f64,
+    /// No further batch is played once it would bring the hands played out in a decision above
+    /// this many.
+    pub rollout_budget: usize,
 }
 
 impl Tuning {
@@ -65,11 +76,14 @@ impl Tuning {
         play_on_keeps: 1.0,
         reading: 150,
         their_turn: true,
-        rollouts: 100,
-        rollout_keeps: 4,
+        rollouts: 500,
+        rollout_keeps: 6,
         rollout_z: 1.5,
-        rollout_margin: 3.0,
+        rollout_margin: 5.0,
         rollout_safe_margin: 8.0,
+        rollout_batch: 50,
+        rollout_drop: 1.0,
+        rollout_budget: 900,
     };
 
     /// These weights with some changed, from `name=value` pairs separated by commas (the names
@@ -98,9 +112,12 @@ impl Tuning {
                 "rollout_safe_margin" => {
                     self.rollout_safe_margin = value.parse().map_err(|e| bad(&e))?
                 }
+                "rollout_batch" => self.rollout_batch = value.parse().map_err(|e| bad(&e))?,
+                "rollout_drop" => self.rollout_drop = value.parse().map_err(|e| bad(&e))?,
+                "rollout_budget" => self.rollout_budget = value.parse().map_err(|e| bad(&e))?,
                 _ => {
                     return Err(format!(
-                        "{name:?} is not a weight (danger, discards_per_draw, per_card_gin, per_card_knock, play_on_keeps, reading, rollout_keeps, rollout_margin, rollout_safe_margin, rollout_z, rollouts, their_turn)"
+                        "{name:?} is not a weight (danger, discards_per_draw, per_card_gin, per_card_knock, play_on_keeps, reading, rollout_batch, rollout_budget, rollout_drop, rollout_keeps, rollout_margin, rollout_safe_margin, rollout_z, rollouts, their_turn)"
                     ));
                 }
             }
@@ -249,27 +266,26 @@ impl Strong<'_> {
         if worlds.is_empty() {
             return Some((best, None));
         }
-        let kept = |k: &Keep| self.seen.hand.without(k.card);
-        let play = |k: &Keep| -> Vec<f64> {
-            worlds
+        let (points, played) = race(self.tuning, sorted.len(), worlds.len(), |i, batch| {
+            let k = sorted[i];
+            let kept = self.seen.hand.without(k.card);
+            worlds[batch]
                 .iter()
-                .map(|w| rollout::play_out(self.rules, self.view.knock_limit, w, kept(k), k.card))
+                .map(|w| rollout::play_out(self.rules, self.view.knock_limit, w, kept, k.card))
                 .collect()
-        };
-        let base = play(&best);
-        let n = base.len() as f64;
+        });
+        let first = points[0].as_deref().unwrap_or_default();
         let mut chosen: Option<(Keep, Played)> = None;
-        for k in &sorted[1..] {
-            let diffs: Vec<f64> = play(k).iter().zip(&base).map(|(a, b)| a - b).collect();
-            let mean = diffs.iter().sum::<f64>() / n;
-            let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        for (k, p) in sorted.iter().zip(&points).skip(1) {
+            let Some(p) = p else { continue };
+            let (mean, se) = gain(p, first);
             // Another keep must beat the best by cost clearly, not by the luck of few worlds.
-            let clear = mean > self.tuning.rollout_z * (var / n).sqrt();
+            let clear = mean > self.tuning.rollout_z * se;
             if clear && chosen.is_none_or(|(_, p)| mean > p.gain) {
                 let played = Played {
                     over: best.card,
                     gain: mean,
-                    worlds: worlds.len(),
+                    worlds: played,
                 };
                 chosen = Some((*k, played));
             }
@@ -532,9 +548,107 @@ impl Strong<'_> {
     }
 }
 
+/// Plays `keeps` keeps (the best by cost first) out in `worlds` worlds, a batch at a time, while
+/// two or more are in the running and the budget allows; `play(keep, batch)` gives a keep's points
+/// in a batch of worlds. Each keep's points world by world (`None` for one that dropped out,
+/// clearly behind the first), and how many worlds were played.
+fn race(
+    t: &Tuning,
+    keeps: usize,
+    worlds: usize,
+    mut play: impl FnMut(usize, Range<usize>) -> Vec<f64>,
+) -> (Vec<Option<Vec<f64>>>, usize) {
+    let mut points: Vec<Option<Vec<f64>>> = vec![Some(Vec::new()); keeps];
+    let (mut played, mut spent) = (0usize, 0usize);
+    loop {
+        let running = points.iter().filter(|p| p.is_some()).count();
+        let upto = played.saturating_add(t.rollout_batch.max(1)).min(worlds);
+        let cost = running * (upto - played);
+        if running < 2 || upto == played || (played > 0 && spent + cost > t.rollout_budget) {
+            return (points, played);
+        }
+        for (i, p) in points.iter_mut().enumerate() {
+            if let Some(p) = p {
+                p.extend(play(i, played..upto));
+            }
+        }
+        (played, spent) = (upto, spent + cost);
+        let (first, rest) = points.split_at_mut(1);
+        let first = first[0].as_deref().unwrap_or_default();
+        for p in rest {
+            if let Some(q) = p {
+                let (mean, se) = gain(q, first);
+                if mean + t.rollout_drop * se < 0.0 {
+                    *p = None;
+                }
+            }
+        }
+    }
+}
+
+/// How much more `a` scored than `b`, world by world: the mean and its standard error.
+fn gain(a: &[f64], b: &[f64]) -> (f64, f64) {
+    let n = a.len().min(b.len());
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let diffs = || a.iter().zip(b).map(|(x, y)| x - y);
+    let mean = diffs().sum::<f64>() / n as f64;
+    let var = diffs().map(|d| (d - mean).powi(2)).sum::<f64>() / (n as f64 - 1.0).max(1.0);
+    (mean, (var / n as f64).sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Keep 1 trails the first by 10 a world, keep 2 leads it by 1 in every other world, keep 3
+    /// scores the same: each batch costs a world per keep still running.
+    #[test]
+    fn a_race_drops_a_keep_clearly_behind_and_stops_at_its_budget() {
+        let t = Tuning {
+            rollout_batch: 10,
+            rollout_budget: 100,
+            rollout_drop: 1.0,
+            ..Tuning::STRONG
+        };
+        let mut calls = 0;
+        let (points, played) = race(&t, 4, 500, |keep, batch| {
+            calls += batch.len();
+            batch
+                .map(|w| match keep {
+                    1 => -10.0,
+                    2 => (w % 2) as f64,
+                    _ => 0.0,
+                })
+                .collect()
+        });
+        // 4 keeps for the first batch, then 3 for two more; a fourth would pass the budget.
+        assert_eq!((played, calls), (30, 40 + 30 + 30));
+        assert!(points[1].is_none());
+        assert_eq!(points[2].as_ref().map(Vec::len), Some(30));
+        assert_eq!(
+            gain(points[2].as_deref().unwrap_or_default(), &[0.0; 30]).0,
+            0.5
+        );
+        // Without a budget every world is played; with one keep, none.
+        let all = Tuning {
+            rollout_budget: usize::MAX,
+            ..t
+        };
+        assert_eq!(race(&all, 2, 45, |_, b| vec![0.0; b.len()]).1, 45);
+        assert_eq!(race(&all, 1, 45, |_, b| vec![0.0; b.len()]).1, 0);
+    }
+
+    #[test]
+    fn a_gain_is_the_mean_difference_world_by_world_with_its_standard_error() {
+        assert_eq!(
+            gain(&[3.0, 5.0, 7.0], &[1.0, 1.0, 1.0]),
+            (4.0, (4.0f64 / 3.0).sqrt())
+        );
+        assert_eq!(gain(&[2.0, 2.0], &[1.0, 1.0]), (1.0, 0.0));
+        assert_eq!(gain(&[], &[1.0]), (0.0, 0.0));
+    }
 
     #[test]
     fn weights_change_by_name_and_a_wrong_one_is_named() {
